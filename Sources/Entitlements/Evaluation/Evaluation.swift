@@ -1,0 +1,36 @@
+/// The answer for one customer: an evaluation per entitlement, purchase events, and every
+/// problem found in the input.
+///
+/// ```swift
+/// let evaluation = Evaluator(catalog: catalog).evaluate(history)
+/// evaluation["magazine"]?.status(at: now).isEntitled  // true
+/// evaluation.diagnostics                              // []
+/// ```
+public struct Evaluation: Sendable {
+  /// One evaluation per entitlement, ordered by entitlement id.
+  public var entitlements: [EntitlementEvaluation]
+  /// Purchases that unlock no entitlement (consumables, untyped entries), in purchase order.
+  public var purchaseEvents: [PurchaseEvent]
+  /// Every problem found in the input, in a fixed order. Includes each entitlement's own.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates an evaluation.
+  ///
+  /// - Parameters:
+  ///   - entitlements: One evaluation per entitlement.
+  ///   - purchaseEvents: Purchases that unlock no entitlement.
+  ///   - diagnostics: Every problem found in the input.
+  public init(
+    entitlements: [EntitlementEvaluation], purchaseEvents: [PurchaseEvent],
+    diagnostics: [Diagnostic]
+  ) {
+    self.entitlements = entitlements
+    self.purchaseEvents = purchaseEvents
+    self.diagnostics = diagnostics
+  }
+
+  /// The evaluation of one entitlement, or `nil` when no entry unlocks it.
+  public subscript(entitlement: EntitlementID) -> EntitlementEvaluation? {
+    entitlements.first { $0.id == entitlement }
+  }
+}

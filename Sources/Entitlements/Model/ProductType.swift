@@ -1,0 +1,22 @@
+/// The four kinds of in-app product (SPEC §2), with the guide's names.
+///
+/// | type | guide name | who computes the period |
+/// |---|---|---|
+/// | ``autoRenewable`` | auto-renewable subscription | the App Store: `expires_date` |
+/// | ``nonRenewing`` | non-renewing subscription | the app: the catalog's duration, stacked |
+/// | ``nonConsumable`` | non-consumable | owned from purchase, forever |
+/// | ``consumable`` | consumable | no entitlement: a purchase event only |
+///
+/// ```swift
+/// ProductType(rawValue: "autoRenewable")  // .autoRenewable
+/// ```
+public enum ProductType: String, Hashable, Sendable, CaseIterable {
+  /// An auto-renewable subscription: coverage `[purchase_date, expires_date)`.
+  case autoRenewable
+  /// A non-renewing subscription: coverage computed from the catalog's duration (SPEC §6).
+  case nonRenewing
+  /// A non-consumable: owned from purchase, forever.
+  case nonConsumable
+  /// A consumable: a purchase event, no coverage.
+  case consumable
+}

@@ -1,0 +1,55 @@
+/// A maximal stretch of time in which an entitlement was active: the union of its entries'
+/// coverage, merged where intervals overlap or touch (SPEC §5).
+///
+/// ```swift
+/// // Feb 20–Mar 20 and Mar 20–Apr 20 touch: one period.
+/// let period = evaluation["magazine"]?.periods.first
+/// period?.interval         // [2017-02-20T08:00:00Z, 2017-04-20T08:00:00Z)
+/// period?.start            // .firstPurchase
+/// period?.transactionIDs   // ["1", "2"]
+/// ```
+public struct ActivePeriod: Hashable, Sendable {
+  /// How a period began.
+  public enum Start: String, Hashable, Sendable {
+    /// The entitlement's first period.
+    case firstPurchase
+    /// A period after a lapse: a resubscription or a billing-retry recovery.
+    case restart
+  }
+
+  /// The instants the entitlement was active, half-open.
+  public var interval: Interval
+  /// How the period began.
+  public var start: Start
+  /// The entries whose coverage makes up the period, in order of purchase.
+  public var transactionIDs: [TransactionID]
+  /// The entry whose coverage ends last: its subscription's renewal info describes what comes
+  /// after the period.
+  public var lastTransactionID: TransactionID
+  /// Whether the period began with a free trial (`is_trial_period` on an entry starting it).
+  public var beganWithTrial: Bool
+  /// Whether the period began with an introductory offer (`is_in_intro_offer_period`).
+  public var beganWithIntroOffer: Bool
+
+  /// Creates a period.
+  ///
+  /// - Parameters:
+  ///   - interval: The instants the entitlement was active.
+  ///   - start: How the period began.
+  ///   - transactionIDs: The entries making up the period.
+  ///   - lastTransactionID: The entry ending last.
+  ///   - beganWithTrial: Whether the period began with a free trial.
+  ///   - beganWithIntroOffer: Whether the period began with an introductory offer.
+  public init(
+    interval: Interval, start: Start, transactionIDs: [TransactionID],
+    lastTransactionID: TransactionID, beganWithTrial: Bool = false,
+    beganWithIntroOffer: Bool = false
+  ) {
+    self.interval = interval
+    self.start = start
+    self.transactionIDs = transactionIDs
+    self.lastTransactionID = lastTransactionID
+    self.beganWithTrial = beganWithTrial
+    self.beganWithIntroOffer = beganWithIntroOffer
+  }
+}

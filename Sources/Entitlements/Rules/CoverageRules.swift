@@ -1,0 +1,148 @@
+/// Computes the coverage of each entry of one entitlement (SPEC §4, §6).
+///
+/// - Auto-renewable: `[purchase_date, expires_date)`, never purchase date plus a duration.
+/// - Non-renewing: the catalog's duration from the later of the purchase date and the end of
+///   the previous non-renewing coverage (policy `nonRenewingStacking`), in calendar arithmetic.
+/// - Non-consumable: `[purchase_date, forever)`.
+/// - A refund (`cancellation_date` without `is_upgraded`) voids the entry or ends it at the
+///   cancellation (policy `cancellation`).
+/// - An upgrade ends the entry at its `cancellation_date`, or, without one, where the first
+///   other entry of the entitlement that begins inside it begins.
+enum CoverageRules {
+  static func coverage(
+    of entries: [ClassifiedEntry], policy: Policy, diagnostics: inout [Diagnostic]
+  ) -> [EntryCoverage] {
+    // Entries arrive in canonical order (by purchase date, then transaction id).
+    let starts = entries.compactMap { item -> (Instant, TransactionID)? in
+      guard let purchase = item.entry.purchaseDate, !item.entry.isRefunded else { return nil }
+      return (purchase, item.entry.transactionID)
+    }
+    var result: [EntryCoverage] = []
+    result.reserveCapacity(entries.count)
+    var stackEnd = Instant.distantPast
+    for item in entries {
+      guard let type = item.type else { continue }
+      let entry = item.entry
+      guard let purchase = entry.purchaseDate else {
+        result.append(
+          invalid(
+            item, type, .missingPurchaseDate, field: "purchase_date",
+            message: "no purchase_date: the entry covers nothing", &diagnostics))
+        continue
+      }
+      let natural: Interval
+      switch type {
+      case .consumable:
+        continue
+      case .autoRenewable:
+        guard let expires = entry.expiresDate else {
+          result.append(
+            invalid(
+              item, type, .missingExpiresDate, field: "expires_date",
+              message: "an auto-renewable entry without expires_date covers nothing",
+              &diagnostics))
+          continue
+        }
+        guard expires > purchase else {
+          result.append(
+            invalid(
+              item, type, .expiresNotAfterPurchase, field: "expires_date",
+              message:
+                "expires_date \(expires) is not after purchase_date \(purchase): "
+                + "the entry covers nothing", &diagnostics))
+          continue
+        }
+        natural = Interval(start: purchase, end: expires)
+      case .nonRenewing:
+        guard let duration = item.duration else {
+          result.append(
+            invalid(
+              item, type, .missingDuration, field: "product_id",
+              message:
+                "non-renewing product \(entry.productID) has no duration in the catalog: "
+                + "the entry covers nothing", &diagnostics))
+          continue
+        }
+        let start =
+          policy.nonRenewingStacking == .stack && !entry.isRefunded
+          ? max(purchase, stackEnd) : purchase
+        natural = Interval(start: start, end: duration.advance(start))
+      case .nonConsumable:
+        natural = Interval(start: purchase, end: .distantFuture)
+      }
+      let coverage = cut(
+        natural, item: item, type: type, policy: policy, starts: starts, &diagnostics)
+      if type == .nonRenewing, let interval = coverage.interval {
+        stackEnd = max(stackEnd, interval.end)
+      }
+      result.append(coverage)
+    }
+    return result
+  }
+
+  /// Applies refunds and upgrades to an entry's natural coverage.
+  private static func cut(
+    _ natural: Interval, item: ClassifiedEntry, type: ProductType, policy: Policy,
+    starts: [(Instant, TransactionID)], _ diagnostics: inout [Diagnostic]
+  ) -> EntryCoverage {
+    let entry = item.entry
+    func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> EntryCoverage {
+      EntryCoverage(
+        entry: entry, productType: type, interval: interval.flatMap { $0.isEmpty ? nil : $0 },
+        disposition: disposition, naturalInterval: natural)
+    }
+    if entry.isRefunded, let cancellation = entry.cancellationDate {
+      switch policy.cancellation {
+      case .voidEntirely:
+        return make(nil, .refundVoided)
+      case .endAtCancellation:
+        let end = min(natural.end, cancellation)
+        return make(Interval(start: natural.start, end: end), .refundEndedAt(cancellation))
+      }
+    }
+    guard entry.isUpgraded else { return make(natural, .covers) }
+    if let cancellation = entry.cancellationDate {
+      let end = max(natural.start, min(natural.end, cancellation))
+      return make(Interval(start: natural.start, end: end), .endedByUpgrade(at: end))
+    }
+    if let successor = firstStart(in: natural, excluding: entry.transactionID, starts: starts) {
+      return make(Interval(start: natural.start, end: successor), .endedByUpgrade(at: successor))
+    }
+    diagnostics.append(
+      Diagnostic(
+        .upgradeWithoutSuccessor, transactionID: entry.transactionID, field: "is_upgraded",
+        message:
+          "is_upgraded without cancellation_date, and no other entry begins inside "
+          + "\(natural): it keeps its own expiry"))
+    return make(natural, .covers)
+  }
+
+  /// The earliest start of another non-refunded entry inside `interval`, by binary search.
+  private static func firstStart(
+    in interval: Interval, excluding transaction: TransactionID,
+    starts: [(Instant, TransactionID)]
+  ) -> Instant? {
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if starts[middle].0 < interval.start { low = middle + 1 } else { high = middle }
+    }
+    while low < starts.count, starts[low].0 < interval.end {
+      if starts[low].1 != transaction { return starts[low].0 }
+      low += 1
+    }
+    return nil
+  }
+
+  private static func invalid(
+    _ item: ClassifiedEntry, _ type: ProductType, _ kind: Diagnostic.Kind, field: String,
+    message: String, _ diagnostics: inout [Diagnostic]
+  ) -> EntryCoverage {
+    diagnostics.append(
+      Diagnostic(kind, transactionID: item.entry.transactionID, field: field, message: message))
+    return EntryCoverage(
+      entry: item.entry, productType: type, interval: nil, disposition: .invalid(kind),
+      naturalInterval: nil)
+  }
+}

@@ -1,0 +1,92 @@
+/// Collapses records of one purchase into one (SPEC §3).
+///
+/// Two records are the same purchase when they share a `transaction_id`, or, for subscription
+/// entries (those with `expires_date`), a `web_order_line_item_id`: that happens when `in_app`
+/// and `latest_receipt_info` are merged, or when a restore re-issues a transaction.
+///
+/// Within one input the record that carries a `cancellation_date` wins, so a revocation is never
+/// lost as a "duplicate". Otherwise the choice is by a fixed order of the records' fields, so
+/// input order never changes the answer. Records of one purchase that disagree on dates or
+/// product are reported as ``Diagnostic/Kind/conflictingDuplicate``.
+///
+/// - Complexity: O(n log n).
+enum Deduplication {
+  static func deduplicate(_ entries: [ReceiptEntry]) -> (
+    entries: [ReceiptEntry], diagnostics: [Diagnostic]
+  ) {
+    var diagnostics: [Diagnostic] = []
+    var byTransaction: [TransactionID: ReceiptEntry] = [:]
+    byTransaction.reserveCapacity(entries.count)
+    for entry in entries {
+      if let kept = byTransaction[entry.transactionID] {
+        byTransaction[entry.transactionID] = preferred(kept, entry, &diagnostics)
+      } else {
+        byTransaction[entry.transactionID] = entry
+      }
+    }
+    var byOrderLine: [WebOrderLineItemID: ReceiptEntry] = [:]
+    var result: [ReceiptEntry] = []
+    result.reserveCapacity(byTransaction.count)
+    for entry in byTransaction.values {
+      guard entry.expiresDate != nil, let key = entry.webOrderLineItemID,
+        !key.rawValue.isEmpty, key.rawValue != "0"
+      else {
+        result.append(entry)
+        continue
+      }
+      if let kept = byOrderLine[key] {
+        byOrderLine[key] = preferred(kept, entry, &diagnostics)
+      } else {
+        byOrderLine[key] = entry
+      }
+    }
+    result.append(contentsOf: byOrderLine.values)
+    result.sort(by: canonicallyPrecedes)
+    return (result, diagnostics)
+  }
+
+  /// The record to keep of two records of one purchase.
+  private static func preferred(
+    _ a: ReceiptEntry, _ b: ReceiptEntry, _ diagnostics: inout [Diagnostic]
+  ) -> ReceiptEntry {
+    if a == b { return a }
+    if a.purchaseDate != b.purchaseDate || a.expiresDate != b.expiresDate
+      || a.productID != b.productID
+    {
+      let (first, second) = canonicallyPrecedes(a, b) ? (a, b) : (b, a)
+      diagnostics.append(
+        Diagnostic(
+          .conflictingDuplicate, transactionID: first.transactionID,
+          field: "transaction_id",
+          message:
+            "records of one purchase disagree (transactions \(first.transactionID) and "
+            + "\(second.transactionID): purchase \(describe(first.purchaseDate)) vs "
+            + "\(describe(second.purchaseDate)), expires \(describe(first.expiresDate)) vs "
+            + "\(describe(second.expiresDate))); one was kept"))
+    }
+    if (a.cancellationDate != nil) != (b.cancellationDate != nil) {
+      return a.cancellationDate != nil ? a : b
+    }
+    return canonicallyPrecedes(a, b) ? a : b
+  }
+
+  private static func describe(_ instant: Instant?) -> String {
+    instant.map(\.description) ?? "none"
+  }
+
+  /// A total order on entries: by purchase date, then transaction id, then every other field.
+  static func canonicallyPrecedes(_ a: ReceiptEntry, _ b: ReceiptEntry) -> Bool {
+    let aPurchase = a.purchaseDate ?? .distantPast
+    let bPurchase = b.purchaseDate ?? .distantPast
+    if aPurchase != bPurchase { return aPurchase < bPurchase }
+    if a.transactionID != b.transactionID { return a.transactionID < b.transactionID }
+    if a.cancellationDate != b.cancellationDate {
+      return (a.cancellationDate ?? .distantFuture) < (b.cancellationDate ?? .distantFuture)
+    }
+    if a.expiresDate != b.expiresDate {
+      return (a.expiresDate ?? .distantPast) < (b.expiresDate ?? .distantPast)
+    }
+    if a == b { return false }
+    return String(reflecting: a) < String(reflecting: b)
+  }
+}

@@ -1,0 +1,49 @@
+/// A gap between two active periods, with its cause from evidence only (SPEC §5).
+///
+/// The receipt never records a lapse: it is found by comparing one period's end with the next
+/// period's start (the guide). Its cause is never guessed: without evidence it is
+/// ``LapseCause/unknown``.
+///
+/// ```swift
+/// // Guide table 5-2: renewal failed Apr 20, recovered May 5 (with a RENEWAL notification).
+/// evaluation["service"]?.lapses.first?.interval  // [2017-04-20…, 2017-05-05…)
+/// evaluation["service"]?.lapses.first?.cause     // .billingError
+/// ```
+public struct Lapse: Hashable, Sendable {
+  /// The instants without access, half-open: from the previous period's end to the next start.
+  public var interval: Interval
+  /// Why, from evidence.
+  public var cause: LapseCause
+
+  /// Creates a lapse.
+  ///
+  /// - Parameters:
+  ///   - interval: The instants without access.
+  ///   - cause: Why, from evidence.
+  public init(interval: Interval, cause: LapseCause) {
+    self.interval = interval
+    self.cause = cause
+  }
+}
+
+/// Why a lapse happened, from evidence only (SPEC §5).
+///
+/// | evidence | cause |
+/// |---|---|
+/// | a refunded entry would have covered part of the gap | ``refund`` |
+/// | a ``BillingRecovery`` ending the gap, or renewal info in billing retry / intent 2 | ``billingError`` |
+/// | renewal info with intent 3, or price consent withheld | ``priceIncrease`` |
+/// | renewal info with auto-renew off or intent 1 | ``voluntary`` |
+/// | none | ``unknown`` |
+public enum LapseCause: String, Hashable, Sendable, CaseIterable {
+  /// A refunded or revoked entry left the gap.
+  case refund
+  /// A renewal failed for a billing reason.
+  case billingError
+  /// The customer turned auto-renew off.
+  case voluntary
+  /// The customer did not consent to a price increase.
+  case priceIncrease
+  /// No evidence.
+  case unknown
+}

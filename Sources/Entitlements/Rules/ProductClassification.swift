@@ -1,0 +1,49 @@
+/// An entry with the product type and entitlement it counts for (SPEC §2).
+struct ClassifiedEntry: Sendable {
+  var entry: ReceiptEntry
+  /// `nil` when the type cannot be known: no catalog and no `expires_date`.
+  var type: ProductType?
+  var entitlement: EntitlementID
+  var duration: CalendarPeriod?
+}
+
+/// Gives each entry a product type and an entitlement (SPEC §2).
+///
+/// With the product in the catalog, the catalog decides. Without a catalog, an entry with
+/// `expires_date` is auto-renewable and entries group by `original_transaction_id`, which
+/// names the entitlement. An entry without `expires_date` and without a catalog entry cannot be
+/// typed: it may be a non-consumable, a consumable or a non-renewing subscription, and guessing
+/// wrong would grant access forever. It becomes a purchase event with a
+/// ``Diagnostic/Kind/unknownProductType`` diagnostic (DESIGN.md, "Entries without a catalog").
+/// A product missing from a non-empty catalog is typed the same way, with a
+/// ``Diagnostic/Kind/productNotInCatalog`` diagnostic.
+enum ProductClassification {
+  static func classify(
+    _ entry: ReceiptEntry, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
+  ) -> ClassifiedEntry {
+    if let product = catalog[entry.productID] {
+      return ClassifiedEntry(
+        entry: entry, type: product.type, entitlement: product.entitlement,
+        duration: product.duration)
+    }
+    if !catalog.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          .productNotInCatalog, transactionID: entry.transactionID, field: "product_id",
+          message:
+            "product \(entry.productID) is not in the catalog; grouped by "
+            + "original_transaction_id \(entry.originalTransactionID)"))
+    }
+    let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
+    if entry.expiresDate != nil {
+      return ClassifiedEntry(entry: entry, type: .autoRenewable, entitlement: entitlement)
+    }
+    diagnostics.append(
+      Diagnostic(
+        .unknownProductType, transactionID: entry.transactionID, field: "expires_date",
+        message:
+          "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
+          + "event, unlocks nothing; list the product in the catalog to grant access"))
+    return ClassifiedEntry(entry: entry, type: nil, entitlement: entitlement)
+  }
+}

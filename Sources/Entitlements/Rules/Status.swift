@@ -1,0 +1,174 @@
+/// What an entitlement is at one instant: the six states of SPEC §5 with their dates and
+/// reasons.
+///
+/// ```swift
+/// let status = evaluation["magazine"]?.status(at: try Instant(parsing: "2017-05-10"))
+/// status?.state       // .expired
+/// status?.isEntitled  // false
+/// ```
+public enum Status: Hashable, Sendable {
+  /// Inside an active period (rule 1).
+  case active(ActiveStatus)
+  /// After the last period, before `grace_period_expires_date` (rule 4). Access continues.
+  case gracePeriod(expiredAt: Instant, gracePeriodEndsAt: Instant, retryEndsAt: Instant)
+  /// After the last period, while the App Store retries billing, up to the retry limit
+  /// (rule 5). No access.
+  case billingRetry(expiredAt: Instant, retryEndsAt: Instant)
+  /// Nothing covers the instant (rule 6, or inside an earlier lapse). `expiredAt` is the end
+  /// of the latest period before the instant, `nil` when no entry ever covered anything.
+  case expired(expiredAt: Instant?, reason: ExpirationReason)
+  /// Nothing covers the instant and the latest purchase at or before it was refunded or
+  /// revoked (rule 2).
+  case revoked(transactionID: TransactionID, revokedAt: Instant)
+  /// No purchase at or before the instant (rule 3).
+  case notSubscribed
+
+  /// The state without its details.
+  public var state: SubscriptionState {
+    switch self {
+    case .active: .active
+    case .gracePeriod: .gracePeriod
+    case .billingRetry: .billingRetry
+    case .expired: .expired
+    case .revoked: .revoked
+    case .notSubscribed: .notSubscribed
+    }
+  }
+
+  /// Whether the customer has access: exactly for ``active(_:)`` and
+  /// ``gracePeriod(expiredAt:gracePeriodEndsAt:retryEndsAt:)`` (SPEC §5).
+  public var isEntitled: Bool {
+    switch self {
+    case .active, .gracePeriod: true
+    default: false
+    }
+  }
+
+  /// The current expiry, when active.
+  public var expiresAt: Instant? {
+    if case .active(let active) = self { return active.expiresAt }
+    return nil
+  }
+
+  /// The end of the billing-retry window, in grace period or billing retry.
+  public var retryEndsAt: Instant? {
+    switch self {
+    case .gracePeriod(_, _, let end), .billingRetry(_, let end): end
+    default: nil
+    }
+  }
+
+  /// The end of the grace period, in grace period.
+  public var gracePeriodEndsAt: Instant? {
+    if case .gracePeriod(_, let end, _) = self { return end }
+    return nil
+  }
+
+  /// Why the subscription expired, when expired; ``ExpirationReason/refund`` when revoked.
+  public var reason: ExpirationReason? {
+    switch self {
+    case .expired(_, let reason): reason
+    case .revoked: .refund
+    default: nil
+    }
+  }
+
+  /// Whether the subscription will renew, when active and known.
+  public var willRenew: Bool? {
+    if case .active(let active) = self { return active.willRenew }
+    return nil
+  }
+}
+
+/// The six states of SPEC §5, without details.
+public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {
+  /// Inside an active period.
+  case active
+  /// After expiry, inside the billing grace period: access continues.
+  case gracePeriod
+  /// After expiry, while the App Store retries billing: no access.
+  case billingRetry
+  /// Expired.
+  case expired
+  /// The latest purchase was refunded or revoked.
+  case revoked
+  /// Never purchased (as of the instant).
+  case notSubscribed
+}
+
+/// Why a subscription is expired (SPEC §5 rule 6).
+public enum ExpirationReason: String, Hashable, Sendable, CaseIterable {
+  /// The customer cancelled (`expiration_intent` 1).
+  case voluntary
+  /// A billing error (`expiration_intent` 2), or a lapse caused by one.
+  case billingError
+  /// The billing-retry window passed without a successful renewal.
+  case billingRetryExhausted
+  /// The customer declined a price increase (`expiration_intent` 3).
+  case priceIncrease
+  /// The product was not available at renewal (`expiration_intent` 4).
+  case productUnavailable
+  /// A refund left the gap.
+  case refund
+  /// No evidence.
+  case unknown
+}
+
+/// The details of an active entitlement (SPEC §5 rule 1).
+///
+/// ```swift
+/// if case .active(let active) = status {
+///   active.expiresAt       // the period's end
+///   active.nextProductID   // a pending downgrade shows here
+/// }
+/// ```
+public struct ActiveStatus: Hashable, Sendable {
+  /// The start of the active period.
+  public var periodStart: Instant
+  /// The current expiry: the end of the period (``Instant/distantFuture`` for a lifetime
+  /// purchase).
+  public var expiresAt: Instant
+  /// The entry giving access at the instant (the latest-purchased one covering it).
+  public var transactionID: TransactionID
+  /// Its product.
+  public var productID: ProductID
+  /// `auto_renew_status` of the last period's subscription; `false` for a period ending with a
+  /// non-renewing or lifetime product; `nil` for an earlier period or without renewal info.
+  public var willRenew: Bool?
+  /// `auto_renew_product_id` of the last period: the product of the next renewal; `nil` for an
+  /// earlier period or without renewal info.
+  public var nextProductID: ProductID?
+  /// The offer the entry giving access was bought with.
+  public var offer: Offer?
+
+  /// Creates the details of an active status.
+  ///
+  /// - Parameters:
+  ///   - periodStart: The start of the active period.
+  ///   - expiresAt: The end of the period.
+  ///   - transactionID: The entry giving access.
+  ///   - productID: Its product.
+  ///   - willRenew: Whether the last period will renew.
+  ///   - nextProductID: The product of the next renewal.
+  ///   - offer: The offer the entry was bought with.
+  public init(
+    periodStart: Instant, expiresAt: Instant, transactionID: TransactionID,
+    productID: ProductID, willRenew: Bool?, nextProductID: ProductID?, offer: Offer?
+  ) {
+    self.periodStart = periodStart
+    self.expiresAt = expiresAt
+    self.transactionID = transactionID
+    self.productID = productID
+    self.willRenew = willRenew
+    self.nextProductID = nextProductID
+    self.offer = offer
+  }
+
+  /// An offer an entry was bought with.
+  public enum Offer: String, Hashable, Sendable, CaseIterable {
+    /// A free trial (`is_trial_period`).
+    case freeTrial
+    /// An introductory price (`is_in_intro_offer_period`).
+    case introductory
+  }
+}

@@ -1,0 +1,124 @@
+/// Decides the status of one entitlement at an instant (SPEC §5), first match wins:
+///
+/// 1. `active`: the instant is inside an active period;
+/// 2. `revoked`: the latest purchase at or before it was refunded;
+/// 3. `notSubscribed`: no purchase at or before it;
+///
+/// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; after the
+/// last period, from its renewal info:
+///
+/// 4. `gracePeriod`: before `grace_period_expires_date`;
+/// 5. `billingRetry`: `is_in_billing_retry_period` and before E + `billingRetryLimit`;
+/// 6. `expired`: `billingRetryExhausted` past that window, else from `expiration_intent`,
+///    else `unknown`.
+enum StatusRules {
+  static func status(at instant: Instant, of evaluation: EntitlementEvaluation) -> Status {
+    let periods = evaluation.periods
+    let started = lastIndex(in: periods, atOrBefore: instant) { $0.interval.start }
+    if let started, periods[started].interval.contains(instant) {
+      return .active(activeStatus(at: instant, periodIndex: started, of: evaluation))
+    }
+    let purchases = evaluation.purchases
+    guard
+      let latest = lastIndex(
+        in: purchases, atOrBefore: instant, by: { $0.purchaseDate ?? .distantPast })
+    else {
+      return .notSubscribed
+    }
+    var first = latest
+    while first > 0, purchases[first - 1].purchaseDate == purchases[latest].purchaseDate {
+      first -= 1
+    }
+    let latestGroup = purchases[first...latest]
+    if latestGroup.allSatisfy(\.isRefunded),
+      let refunded = latestGroup.first, let revokedAt = refunded.cancellationDate
+    {
+      return .revoked(transactionID: refunded.transactionID, revokedAt: revokedAt)
+    }
+    guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
+    let expiry = periods[ended].interval.end
+    if ended < periods.count - 1 {
+      return .expired(expiredAt: expiry, reason: reason(for: evaluation.lapses[ended].cause))
+    }
+    let info = evaluation.renewalInfo
+    let retryEnd = expiry + evaluation.billingRetryLimit
+    if let graceEnd = info?.gracePeriodExpiresDate, graceEnd > expiry, instant < graceEnd {
+      return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retryEnd)
+    }
+    if info?.isInBillingRetryPeriod == true {
+      return instant < retryEnd
+        ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
+        : .expired(expiredAt: expiry, reason: .billingRetryExhausted)
+    }
+    return .expired(expiredAt: expiry, reason: reason(for: info?.expirationIntent))
+  }
+
+  private static func activeStatus(
+    at instant: Instant, periodIndex: Int, of evaluation: EntitlementEvaluation
+  ) -> ActiveStatus {
+    let period = evaluation.periods[periodIndex]
+    var giving: EntryCoverage?
+    for transaction in period.transactionIDs {
+      guard let item = evaluation.coverageByTransaction[transaction],
+        let interval = item.interval, interval.contains(instant)
+      else { continue }
+      if let current = giving,
+        !Deduplication.canonicallyPrecedes(current.entry, item.entry)
+      {
+        continue
+      }
+      giving = item
+    }
+    // A merged period (minimumLapse) may have instants no entry covers: report its last entry.
+    let entry =
+      giving ?? evaluation.coverageByTransaction[period.lastTransactionID]
+      ?? evaluation.coverage[0]
+    let isLast = periodIndex == evaluation.periods.count - 1
+    let endsAutoRenewing =
+      evaluation.coverageByTransaction[period.lastTransactionID]?.productType == .autoRenewable
+    let offer: ActiveStatus.Offer? =
+      entry.entry.isTrialPeriod
+      ? .freeTrial : entry.entry.isInIntroOfferPeriod ? .introductory : nil
+    return ActiveStatus(
+      periodStart: period.interval.start, expiresAt: period.interval.end,
+      transactionID: entry.entry.transactionID, productID: entry.entry.productID,
+      willRenew: isLast
+        ? (endsAutoRenewing ? evaluation.renewalInfo?.autoRenewStatus : false) : nil,
+      nextProductID: isLast && endsAutoRenewing ? evaluation.renewalInfo?.autoRenewProductID : nil,
+      offer: offer)
+  }
+
+  static func reason(for cause: LapseCause) -> ExpirationReason {
+    switch cause {
+    case .refund: .refund
+    case .billingError: .billingError
+    case .voluntary: .voluntary
+    case .priceIncrease: .priceIncrease
+    case .unknown: .unknown
+    }
+  }
+
+  static func reason(for intent: ExpirationIntent?) -> ExpirationReason {
+    switch intent {
+    case .customerCancelled: .voluntary
+    case .billingError: .billingError
+    case .declinedPriceIncrease: .priceIncrease
+    case .productUnavailable: .productUnavailable
+    case .unknown, nil: .unknown
+    }
+  }
+
+  /// The index of the last element whose key is at or before `instant`, by binary search over
+  /// elements sorted by that key.
+  static func lastIndex<Element>(
+    in elements: [Element], atOrBefore instant: Instant, by key: (Element) -> Instant
+  ) -> Int? {
+    var low = 0
+    var high = elements.count
+    while low < high {
+      let middle = (low + high) / 2
+      if key(elements[middle]) <= instant { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : low - 1
+  }
+}
