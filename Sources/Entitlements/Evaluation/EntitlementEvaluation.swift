@@ -9,7 +9,7 @@
 /// magazine.lapses.map(\.interval)   // [[Apr 20, Jun 17)]
 /// magazine.status(at: may10).state  // .expired
 /// ```
-public struct EntitlementEvaluation: Sendable {
+public struct EntitlementEvaluation: Hashable, Sendable {
   /// The entitlement.
   public var id: EntitlementID
   /// What each entry of the entitlement covers, and why, in purchase order.

@@ -6,7 +6,7 @@
 /// evaluation["magazine"]?.status(at: now).isEntitled  // true
 /// evaluation.diagnostics                              // []
 /// ```
-public struct Evaluation: Sendable {
+public struct Evaluation: Hashable, Sendable {
   /// One evaluation per entitlement, ordered by entitlement id.
   public var entitlements: [EntitlementEvaluation]
   /// Purchases that unlock no entitlement (consumables, untyped entries), in purchase order.

@@ -1,0 +1,148 @@
+import Entitlements
+import Testing
+
+@Suite("Evaluator: one entry point, pure and order-independent (SPEC §2, §3)")
+struct EvaluatorTests {
+  static let catalog = ProductCatalog([
+    Product(
+      id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+      entitlement: "premium"),
+    Product(
+      id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year), entitlement: "premium"
+    ),
+    Product(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+    Product(
+      id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month), entitlement: "pass"),
+    Product(id: "coins", type: .consumable),
+  ])
+
+  /// A history touching most rules: renewals, a refund, an upgrade, a lapse, non-renewing
+  /// stacking, a consumable and an invalid entry.
+  static let entries: [ReceiptEntry] = [
+    sub("1", "2017-01-01", "2017-02-01", webOrder: "w1", trial: true),
+    sub("2", "2017-02-01", "2017-03-01", webOrder: "w2"),
+    sub("3", "2017-03-01", "2017-04-01", webOrder: "w3", cancelled: "2017-03-05"),
+    sub("4", "2017-04-01", "2017-05-01", webOrder: "w4", cancelled: "2017-04-10", upgraded: true),
+    sub("5", "2017-04-10", "2018-04-10", product: "yearly", original: "5", webOrder: "w5"),
+    sub("6", "2018-06-01", "2018-07-01", webOrder: "w6"),
+    purchase("7", "2017-05-01", product: "pass"),
+    purchase("8", "2017-05-15", product: "pass"),
+    purchase("9", "2017-05-20", product: "coins"),
+    sub("10", "2018-07-01", "2018-07-01", webOrder: "w10"),
+  ]
+
+  static let renewalInfo = [
+    RenewalInfo(originalTransactionID: "1", autoRenewStatus: true),
+    RenewalInfo(originalTransactionID: "5", autoRenewStatus: false, rawExpirationIntent: 1),
+  ]
+
+  static func evaluate(_ entries: [ReceiptEntry], _ infos: [RenewalInfo] = renewalInfo)
+    -> Evaluation
+  {
+    Evaluator(catalog: catalog).evaluate(PurchaseHistory(entries: entries, renewalInfo: infos))
+  }
+
+  @Test func theHistoryEvaluatesAsExpected() throws {
+    let evaluation = Self.evaluate(Self.entries)
+    #expect(evaluation.entitlements.map(\.id) == ["pass", "premium"])
+    let premium = try #require(evaluation["premium"])
+    #expect(
+      premium.periods.map(\.interval) == [
+        interval("2017-01-01", "2017-03-01"), interval("2017-04-01", "2018-04-10"),
+        interval("2018-06-01", "2018-07-01"),
+      ])
+    #expect(premium.lapses.map(\.cause) == [.refund, .voluntary])
+    #expect(
+      try #require(evaluation["pass"]).periods.map(\.interval) == [
+        interval("2017-05-01", "2017-07-01")
+      ])
+    #expect(evaluation.purchaseEvents.map(\.productID) == ["coins"])
+    #expect(evaluation.diagnostics.map(\.kind) == [.expiresNotAfterPurchase])
+    #expect(premium._invariantViolations().isEmpty)
+  }
+
+  @Test(arguments: 0..<50 as Range<UInt64>)
+  func shuffledAndDuplicatedInputChangesNothing(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    let reference = Self.evaluate(Self.entries)
+    var input = Self.entries
+    for _ in 0..<Int.random(in: 0...10, using: &random) {
+      if let entry = input.randomElement(using: &random) { input.append(entry) }
+    }
+    input.shuffle(using: &random)
+    var infos = Self.renewalInfo + Self.renewalInfo.prefix(Int.random(in: 0...2, using: &random))
+    infos.shuffle(using: &random)
+    #expect(Self.evaluate(input, infos) == reference, "seed \(seed)")
+  }
+
+  @Test func aRecordInBothInAppAndLatestReceiptInfoCountsOnce() throws {
+    // Same web_order_line_item_id, another transaction id (a restore): one purchase event.
+    let restored = sub("11", "2017-01-01", "2017-02-01", webOrder: "w1", trial: true)
+    let evaluation = Self.evaluate(Self.entries + [restored])
+    let premium = try #require(evaluation["premium"])
+    #expect(premium.coverage.count == Self.evaluate(Self.entries)["premium"]?.coverage.count)
+    #expect(evaluation.diagnostics.map(\.kind) == [.expiresNotAfterPurchase])
+  }
+
+  @Test func theRecordCarryingTheRefundWinsWhateverTheOrder() throws {
+    let plain = sub("3", "2017-03-01", "2017-04-01", webOrder: "w3")
+    let refunded = sub("3", "2017-03-01", "2017-04-01", webOrder: "w3", cancelled: "2017-03-05")
+    for input in [[plain, refunded], [refunded, plain]] {
+      let evaluation = try evaluateOne(input)
+      #expect(evaluation.coverage.map(\.disposition) == [.refundVoided])
+    }
+  }
+
+  @Test func disagreeingRecordsOfOnePurchaseAreReported() {
+    let a = sub("3", "2017-03-01", "2017-04-01")
+    let b = sub("3", "2017-03-01", "2017-04-02")
+    let forward = Evaluator().evaluate(PurchaseHistory(entries: [a, b]))
+    let backward = Evaluator().evaluate(PurchaseHistory(entries: [b, a]))
+    #expect(forward == backward)
+    #expect(forward.diagnostics.map(\.kind) == [.conflictingDuplicate])
+  }
+
+  @Test func renewalInfoMatchingNoEntryIsReported() {
+    let evaluation = Evaluator().evaluate(
+      PurchaseHistory(
+        entries: [sub("1", "2017-01-01", "2017-02-01")],
+        renewalInfo: [RenewalInfo(originalTransactionID: "original_transaction_id_value")]))
+    #expect(evaluation.diagnostics.map(\.kind) == [.renewalInfoWithoutEntries])
+    #expect(evaluation.diagnostics.first?.originalTransactionID == "original_transaction_id_value")
+  }
+
+  @Test func conflictingRenewalInfosKeepOneWhateverTheOrder() {
+    let a = RenewalInfo(originalTransactionID: "1", autoRenewStatus: true)
+    let b = RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)
+    let entries = [sub("1", "2017-01-01", "2017-02-01")]
+    let forward = Evaluator().evaluate(PurchaseHistory(entries: entries, renewalInfo: [a, b]))
+    let backward = Evaluator().evaluate(PurchaseHistory(entries: entries, renewalInfo: [b, a]))
+    #expect(forward == backward)
+    #expect(forward.diagnostics.map(\.kind) == [.conflictingRenewalInfo])
+  }
+
+  @Test func withoutACatalogEntriesGroupBySubscription() {
+    let evaluation = Evaluator().evaluate(
+      PurchaseHistory(entries: [
+        sub("1", "2017-01-01", "2017-02-01", original: "A"),
+        sub("2", "2017-01-15", "2017-02-15", product: "other", original: "B"),
+      ]))
+    #expect(evaluation.entitlements.map(\.id) == ["A", "B"])
+  }
+
+  @Test func manyEntriesEvaluateWithoutAQuadraticPath() throws {
+    // 20 000 touching renewals and 20 000 upgrade flags: must stay O(n log n).
+    let start = instant("2000-01-01")
+    var entries: [ReceiptEntry] = []
+    for index in 0..<20_000 {
+      let from = start + .hours(Int64(index))
+      entries.append(
+        ReceiptEntry(
+          productID: "monthly", transactionID: TransactionID("\(index)"),
+          originalTransactionID: "1", purchaseDate: from, expiresDate: from + .hours(2),
+          isUpgraded: index % 2 == 0))
+    }
+    let evaluation = try evaluateOne(entries)
+    #expect(evaluation.periods.count == 1)
+  }
+}

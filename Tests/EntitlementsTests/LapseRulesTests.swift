@@ -1,0 +1,115 @@
+import Entitlements
+import Testing
+
+@Suite("Lapses and their causes, from evidence only (SPEC §5, §6)")
+struct LapseRulesTests {
+  static let history = [
+    sub("1", "2017-02-20T08:00:00Z", "2017-03-20T08:00:00Z"),
+    sub("2", "2017-03-20T08:00:00Z", "2017-04-20T08:00:00Z"),
+  ]
+
+  @Test func withoutEvidenceTheCauseIsUnknown() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", "2017-05-05T08:00:00Z", "2017-06-05T08:00:00Z")])
+    #expect(
+      evaluation.lapses == [
+        Lapse(interval: interval("2017-04-20T08:00:00Z", "2017-05-05T08:00:00Z"), cause: .unknown)
+      ])
+  }
+
+  @Test func recoveryOnDay59IsABillingErrorButARestartOnDay61IsNot() throws {
+    let day59 = instant("2017-04-20T08:00:00Z") + .days(59)
+    let day61 = instant("2017-04-20T08:00:00Z") + .days(61)
+    for (restart, expected) in [(day59, LapseCause.billingError), (day61, .unknown)] {
+      let renewal = ReceiptEntry(
+        productID: "monthly", transactionID: "3", originalTransactionID: "1",
+        purchaseDate: restart, expiresDate: CalendarPeriod(1, .month).advance(restart))
+      let evaluation = try evaluateOne(
+        Self.history + [renewal],
+        recoveries: [BillingRecovery(originalTransactionID: "1", renewedAt: restart)])
+      #expect(evaluation.lapses.map(\.cause) == [expected], "restart at \(restart)")
+    }
+  }
+
+  @Test func recoveryExactlyAtTheRetryLimitCannotBeARecovery() throws {
+    let limit = instant("2017-04-20T08:00:00Z") + .days(60)
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", limit.description, "2017-08-01")],
+      recoveries: [BillingRecovery(originalTransactionID: "1", renewedAt: limit)])
+    #expect(evaluation.lapses.map(\.cause) == [.unknown])
+  }
+
+  @Test func recoveryOfAnotherSubscriptionIsNoEvidence() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", "2017-05-05T08:00:00Z", "2017-06-05T08:00:00Z")],
+      recoveries: [
+        BillingRecovery(originalTransactionID: "other", renewedAt: instant("2017-05-05T08:00:00Z"))
+      ])
+    #expect(evaluation.lapses.map(\.cause) == [.unknown])
+  }
+
+  struct InfoCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var info: RenewalInfo
+    var cause: LapseCause
+    var testDescription: String { name }
+  }
+
+  static let infoCases: [InfoCase] = [
+    .init(
+      name: "auto-renew off",
+      info: RenewalInfo(originalTransactionID: "1", autoRenewStatus: false), cause: .voluntary),
+    .init(
+      name: "intent 1", info: RenewalInfo(originalTransactionID: "1", rawExpirationIntent: 1),
+      cause: .voluntary),
+    .init(
+      name: "intent 2", info: RenewalInfo(originalTransactionID: "1", rawExpirationIntent: 2),
+      cause: .billingError),
+    .init(
+      name: "in billing retry",
+      info: RenewalInfo(originalTransactionID: "1", isInBillingRetryPeriod: true),
+      cause: .billingError),
+    .init(
+      name: "intent 3", info: RenewalInfo(originalTransactionID: "1", rawExpirationIntent: 3),
+      cause: .priceIncrease),
+    .init(
+      name: "intent 4", info: RenewalInfo(originalTransactionID: "1", rawExpirationIntent: 4),
+      cause: .unknown),
+    .init(
+      name: "auto-renew on, no intent",
+      info: RenewalInfo(originalTransactionID: "1", autoRenewStatus: true), cause: .unknown),
+  ]
+
+  /// Subscription 1 ends for good; subscription 2 (another group, same entitlement) restarts
+  /// access later. Renewal info of 1 describes the lapse.
+  @Test(arguments: infoCases)
+  func renewalInfoOfASubscriptionThatEndedIsEvidence(_ test: InfoCase) throws {
+    let catalog = ProductCatalog([
+      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      Product(id: "other", type: .autoRenewable, entitlement: "premium"),
+    ])
+    let evaluation = try evaluateOne(
+      Self.history + [
+        sub("3", "2017-05-05T08:00:00Z", "2017-06-05T08:00:00Z", product: "other", original: "3")
+      ], renewalInfo: [test.info], catalog: catalog)
+    #expect(evaluation.lapses.map(\.cause) == [test.cause])
+  }
+
+  @Test func renewalInfoOfAContinuingSubscriptionSaysNothingAboutAnEarlierLapse() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", "2017-06-17T08:00:00Z", "2017-07-17T08:00:00Z")],
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)])
+    #expect(evaluation.lapses.map(\.cause) == [.unknown])
+  }
+
+  @Test func refundOutranksOtherEvidence() throws {
+    let evaluation = try evaluateOne(
+      [
+        sub("1", "2017-01-01", "2017-02-01"),
+        sub("2", "2017-02-01", "2017-03-01", cancelled: "2017-02-02"),
+        sub("3", "2017-03-01", "2017-04-01"),
+      ], recoveries: [BillingRecovery(originalTransactionID: "1", renewedAt: instant("2017-03-01"))]
+    )
+    #expect(evaluation.lapses.map(\.cause) == [.refund])
+  }
+}

@@ -1,0 +1,193 @@
+import Entitlements
+import Testing
+
+@Suite("Status at an instant: the six states of SPEC §5")
+struct StatusRulesTests {
+  static let expiry = "2017-04-20T08:00:00Z"
+  static let history = [
+    sub("1", "2017-02-20T08:00:00Z", "2017-03-20T08:00:00Z"),
+    sub("2", "2017-03-20T08:00:00Z", expiry),
+  ]
+
+  @Test func theInstantEqualToAPeriodsEndIsOutside() throws {
+    let evaluation = try evaluateOne(Self.history)
+    let end = instant(Self.expiry)
+    #expect(evaluation.status(at: end - .milliseconds(1)).state == .active)
+    #expect(evaluation.status(at: end).state == .expired)
+    #expect(evaluation.status(at: end - .milliseconds(1)).expiresAt == end)
+    #expect(!evaluation.isEntitled(at: end))
+  }
+
+  @Test func theInstantEqualToAPeriodsStartIsInside() throws {
+    let evaluation = try evaluateOne(Self.history)
+    let start = instant("2017-02-20T08:00:00Z")
+    #expect(evaluation.status(at: start).state == .active)
+    #expect(evaluation.status(at: start - .milliseconds(1)) == .notSubscribed)
+  }
+
+  struct Row: CustomTestStringConvertible, Sendable {
+    var at: Instant
+    var state: SubscriptionState
+    var entitled: Bool
+    var reason: ExpirationReason? = nil
+    var testDescription: String { "\(at): \(state)" }
+  }
+
+  /// Expiry E = Apr 20; grace 16 days; Apple retries to day 60.
+  static let graceThenRetryThenExhausted: [Row] = {
+    let e = instant(expiry)
+    return [
+      Row(at: e - .milliseconds(1), state: .active, entitled: true),
+      Row(at: e, state: .gracePeriod, entitled: true),
+      Row(at: e + .days(16) - .milliseconds(1), state: .gracePeriod, entitled: true),
+      Row(at: e + .days(16), state: .billingRetry, entitled: false),
+      Row(at: e + .days(60) - .milliseconds(1), state: .billingRetry, entitled: false),
+      Row(
+        at: e + .days(60), state: .expired, entitled: false, reason: .billingRetryExhausted),
+    ]
+  }()
+
+  @Test(arguments: graceThenRetryThenExhausted)
+  func gracePeriodThenBillingRetryThenExhausted(_ row: Row) throws {
+    let e = instant(Self.expiry)
+    let evaluation = try evaluateOne(
+      Self.history,
+      renewalInfo: [
+        RenewalInfo(
+          originalTransactionID: "1", autoRenewStatus: true, rawExpirationIntent: 2,
+          isInBillingRetryPeriod: true, gracePeriodExpiresDate: e + .days(16))
+      ])
+    let status = evaluation.status(at: row.at)
+    #expect(status.state == row.state)
+    #expect(status.isEntitled == row.entitled)
+    #expect(status.reason == row.reason)
+    if row.state == .gracePeriod {
+      #expect(status.gracePeriodEndsAt == e + .days(16))
+      #expect(status.retryEndsAt == e + .days(60))
+    }
+    if row.state == .billingRetry {
+      #expect(status.retryEndsAt == e + .days(60))
+    }
+  }
+
+  @Test func billingRetryLimitIsAPolicy() throws {
+    let e = instant(Self.expiry)
+    let evaluation = try evaluateOne(
+      Self.history,
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", isInBillingRetryPeriod: true)],
+      policy: Policy(billingRetryLimit: .days(30)))
+    #expect(evaluation.status(at: e + .days(30) - .milliseconds(1)).state == .billingRetry)
+    #expect(evaluation.status(at: e + .days(30)).reason == .billingRetryExhausted)
+  }
+
+  struct IntentCase: CustomTestStringConvertible, Sendable {
+    var intent: Int?
+    var reason: ExpirationReason
+    var testDescription: String { "expiration_intent \(intent.map(String.init) ?? "absent")" }
+  }
+
+  @Test(arguments: [
+    IntentCase(intent: 1, reason: .voluntary), IntentCase(intent: 2, reason: .billingError),
+    IntentCase(intent: 3, reason: .priceIncrease),
+    IntentCase(intent: 4, reason: .productUnavailable), IntentCase(intent: 5, reason: .unknown),
+    IntentCase(intent: 9, reason: .unknown), IntentCase(intent: nil, reason: .unknown),
+  ])
+  func expiredReasonComesFromExpirationIntent(_ test: IntentCase) throws {
+    let evaluation = try evaluateOne(
+      Self.history,
+      renewalInfo: [
+        RenewalInfo(
+          originalTransactionID: "1", autoRenewStatus: false, rawExpirationIntent: test.intent)
+      ])
+    let status = evaluation.status(at: instant("2017-06-01"))
+    #expect(status == .expired(expiredAt: instant(Self.expiry), reason: test.reason))
+  }
+
+  @Test func insideAnEarlierLapseTheRenewalInfoDoesNotApply() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", "2017-05-05T08:00:00Z", "2017-06-05T08:00:00Z")],
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", isInBillingRetryPeriod: true)],
+      recoveries: [
+        BillingRecovery(originalTransactionID: "1", renewedAt: instant("2017-05-05T08:00:00Z"))
+      ])
+    // May 1 lies in the Apr 20 – May 5 lapse: expired with the lapse's cause, not
+    // billingRetry from the renewal info (which describes the time after Jun 5).
+    #expect(
+      evaluation.status(at: instant("2017-05-01"))
+        == .expired(expiredAt: instant(Self.expiry), reason: .billingError))
+    #expect(evaluation.status(at: instant("2017-06-06")).state == .billingRetry)
+  }
+
+  @Test func pendingDowngradeShowsAsTheNextProductWhileTheCurrentPlanContinues() throws {
+    let catalog = ProductCatalog([
+      Product(id: "premium.yearly", type: .autoRenewable, entitlement: "premium"),
+      Product(id: "premium.monthly", type: .autoRenewable, entitlement: "premium"),
+    ])
+    let evaluation = try evaluateOne(
+      [sub("1", "2017-01-10", "2018-01-10", product: "premium.yearly")],
+      renewalInfo: [
+        RenewalInfo(
+          originalTransactionID: "1", productID: "premium.yearly",
+          autoRenewProductID: "premium.monthly", autoRenewStatus: true)
+      ], catalog: catalog)
+    guard case .active(let active) = evaluation.status(at: instant("2017-06-01")) else {
+      Issue.record("expected active")
+      return
+    }
+    #expect(active.productID == "premium.yearly")
+    #expect(active.nextProductID == "premium.monthly")
+    #expect(active.willRenew == true)
+    #expect(active.expiresAt == instant("2018-01-10"))
+    #expect(evaluation.periods.count == 1)
+  }
+
+  @Test func willRenewIsKnownOnlyForTheLastPeriod() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [sub("3", "2017-06-17T08:00:00Z", "2017-07-17T08:00:00Z")],
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)])
+    #expect(evaluation.status(at: instant("2017-03-01")).willRenew == nil)
+    #expect(evaluation.status(at: instant("2017-07-01")).willRenew == false)
+  }
+
+  @Test func revokedWhenTheLatestPurchaseWasRefunded() throws {
+    let evaluation = try evaluateOne(
+      Self.history + [
+        sub("3", "2017-04-20T08:00:00Z", "2017-05-20T08:00:00Z", cancelled: "2017-05-01")
+      ])
+    #expect(
+      evaluation.status(at: instant("2017-04-25"))
+        == .revoked(transactionID: "3", revokedAt: instant("2017-05-01")))
+    #expect(evaluation.status(at: instant("2017-04-25")).reason == .refund)
+    // Before the refunded purchase, the earlier period still counts.
+    #expect(evaluation.status(at: instant("2017-04-01")).state == .active)
+  }
+
+  @Test func lifetimeAndSubscriptionUnlockOneEntitlement() throws {
+    let catalog = ProductCatalog([
+      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      Product(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+    ])
+    let evaluation = try evaluateOne(
+      [sub("1", "2017-01-01", "2017-02-01"), purchase("2", "2017-03-01", product: "lifetime")],
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)],
+      catalog: catalog)
+    #expect(evaluation.status(at: instant("2017-02-15")).reason == .voluntary)
+    guard case .active(let active) = evaluation.status(at: instant("2030-01-01")) else {
+      Issue.record("expected active forever")
+      return
+    }
+    #expect(active.expiresAt == .distantFuture)
+    #expect(active.willRenew == false)
+    #expect(active.nextProductID == nil)
+  }
+
+  @Test func revokedFamilySharedPurchaseIsRevoked() throws {
+    let shared = ReceiptEntry(
+      productID: "monthly", transactionID: "1", purchaseDate: instant("2017-01-01"),
+      expiresDate: instant("2017-02-01"), cancellationDate: instant("2017-01-15"),
+      rawInAppOwnershipType: "FAMILY_SHARED")
+    let evaluation = try evaluateOne([shared])
+    #expect(evaluation.status(at: instant("2017-01-10")).state == .revoked)
+    #expect(evaluation.coverage.first?.entry.inAppOwnershipType == .familyShared)
+  }
+}
