@@ -37,9 +37,10 @@ extension EntitlementEvaluation {
     }
     for item in coverage {
       guard let interval = item.interval else { continue }
-      let inside = periods.contains {
-        $0.interval.start <= interval.start && interval.end <= $0.interval.end
+      let candidate = StatusRules.lastIndex(in: periods, atOrBefore: interval.start) {
+        $0.interval.start
       }
+      let inside = candidate.map { interval.end <= periods[$0].interval.end } ?? false
       if !inside {
         violations.append("coverage \(interval) of \(item.entry.transactionID) is in no period")
       }

@@ -28,8 +28,12 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   public var continuousSubscriptionStart: Instant?
   /// The problems found in this entitlement's entries.
   public var diagnostics: [Diagnostic]
-  /// The billing-retry window length in force (policy `billingRetryLimit`).
+  /// The billing-retry window after the last period: policy `billingRetryLimit`, scaled by the
+  /// product's ratio in the sandbox (SPEC §7).
   public var billingRetryLimit: FixedDuration
+
+  /// Policy `unlockAtStart` (SPEC §8).
+  public var unlockAtStart: Int
 
   /// Every purchase of the entitlement with a purchase date, sorted by it.
   var purchases: [ReceiptEntry]
@@ -38,7 +42,8 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   init(
     id: EntitlementID, coverage: [EntryCoverage], periods: [ActivePeriod], lapses: [Lapse],
     windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
-    diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, purchases: [ReceiptEntry]
+    diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int,
+    purchases: [ReceiptEntry]
   ) {
     self.id = id
     self.coverage = coverage
@@ -49,6 +54,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     self.continuousSubscriptionStart = continuousSubscriptionStart
     self.diagnostics = diagnostics
     self.billingRetryLimit = billingRetryLimit
+    self.unlockAtStart = unlockAtStart
     self.purchases = purchases
     var byTransaction: [TransactionID: EntryCoverage] = [:]
     for item in coverage { byTransaction[item.entry.transactionID] = item }

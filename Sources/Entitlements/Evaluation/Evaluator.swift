@@ -85,25 +85,34 @@ public struct Evaluator: Sendable {
     var diagnostics = diagnostics
     let coverage = CoverageRules.coverage(of: entries, policy: policy, diagnostics: &diagnostics)
     let periods = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
+    let byTransaction = Dictionary(
+      coverage.map { ($0.entry.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
+    let durations = Dictionary(
+      entries.map { ($0.entry.transactionID, $0.duration) }, uniquingKeysWith: { first, _ in first }
+    )
+    let lengths = periods.map { period in
+      windowLengths(
+        endingWith: byTransaction[period.lastTransactionID]?.entry,
+        duration: durations[period.lastTransactionID] ?? nil, environment: history.environment)
+    }
     let subscriptions = Set(entries.map(\.entry.originalTransactionID))
     let lapses = LapseRules.lapses(
       between: periods, coverage: coverage, renewalInfo: renewalInfo,
       recoveries: history.billingRecoveries.filter {
         subscriptions.contains($0.originalTransactionID)
       },
-      billingRetryLimit: policy.billingRetryLimit)
-    let byTransaction = Dictionary(
-      coverage.map { ($0.entry.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
+      retryLimits: lengths.map(\.billingRetry))
     let lastInfo = periods.last
       .flatMap { byTransaction[$0.lastTransactionID] }
       .flatMap { renewalInfo[$0.entry.originalTransactionID] }
-    let windows = periods.enumerated().compactMap { index, period -> RenewalWindows? in
+    let windows = periods.indices.compactMap { index -> RenewalWindows? in
+      let period = periods[index]
       guard byTransaction[period.lastTransactionID]?.productType == .autoRenewable,
         !period.interval.end.isDistantFuture
       else { return nil }
       let isLast = index == periods.count - 1
       return RenewalWindows(
-        expiresAt: period.interval.end, billingRetryLimit: policy.billingRetryLimit,
+        expiresAt: period.interval.end, lengths: lengths[index],
         gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil)
     }
     return EntitlementEvaluation(
@@ -111,8 +120,28 @@ public struct Evaluator: Sendable {
       renewalInfo: lastInfo,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),
-      diagnostics: diagnostics.sorted(), billingRetryLimit: policy.billingRetryLimit,
+      diagnostics: diagnostics.sorted(),
+      billingRetryLimit: lengths.last?.billingRetry ?? policy.billingRetryLimit,
+      unlockAtStart: policy.unlockAtStart,
       purchases: entries.map(\.entry).filter { $0.purchaseDate != nil })
+  }
+
+  /// The window lengths after a period: production ones, or in the sandbox scaled by the ratio
+  /// of the product that ends the period (its catalog duration, else the duration its observed
+  /// length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
+  private func windowLengths(
+    endingWith entry: ReceiptEntry?, duration: CalendarPeriod?, environment: Environment
+  ) -> WindowLengths {
+    let production = WindowLengths(billingRetryLimit: policy.billingRetryLimit)
+    guard environment == .sandbox, policy.scalesSandboxWindows else { return production }
+    var duration = duration
+    if duration == nil, let purchase = entry?.purchaseDate, let expires = entry?.expiresDate,
+      case .recognized(let observed) = policy.sandboxProfile.productionDuration(
+        forObserved: expires - purchase)
+    {
+      duration = observed
+    }
+    return production.scaled(by: policy.sandboxProfile, for: duration)
   }
 
   /// One renewal info per subscription; disagreeing duplicates keep a fixed one and are

@@ -36,6 +36,13 @@ public struct Policy: Hashable, Sendable {
   /// SPEC §8 `unlockAtStart`: how many of the latest releases a purchase or restart unlocks;
   /// default 1.
   public var unlockAtStart: Int
+  /// SPEC §7 `sandboxProfile`: how the test environment accelerates time; default
+  /// ``SandboxProfile/guide``.
+  public var sandboxProfile: SandboxProfile
+  /// SPEC §7: whether, in the sandbox, the 10-day, 24-hour and 60-day windows are scaled by the
+  /// product's ratio (our documented choice; default `true`). When `false` they keep their
+  /// production lengths.
+  public var scalesSandboxWindows: Bool
 
   /// Creates a policy; every argument defaults to the SPEC's value.
   ///
@@ -45,17 +52,23 @@ public struct Policy: Hashable, Sendable {
   ///   - billingRetryLimit: SPEC §5 `billingRetryLimit`.
   ///   - nonRenewingStacking: SPEC §6 `nonRenewingStacking`.
   ///   - unlockAtStart: SPEC §8 `unlockAtStart`.
+  ///   - sandboxProfile: SPEC §7 `sandboxProfile`.
+  ///   - scalesSandboxWindows: SPEC §7 window scaling in the sandbox.
   public init(
     cancellation: Cancellation = .voidEntirely,
     minimumLapse: FixedDuration = .zero,
     billingRetryLimit: FixedDuration = .days(60),
     nonRenewingStacking: NonRenewingStacking = .stack,
-    unlockAtStart: Int = 1
+    unlockAtStart: Int = 1,
+    sandboxProfile: SandboxProfile = .guide,
+    scalesSandboxWindows: Bool = true
   ) {
     self.cancellation = cancellation
     self.minimumLapse = minimumLapse
     self.billingRetryLimit = billingRetryLimit
     self.nonRenewingStacking = nonRenewingStacking
     self.unlockAtStart = unlockAtStart
+    self.sandboxProfile = sandboxProfile
+    self.scalesSandboxWindows = scalesSandboxWindows
   }
 }

@@ -1,5 +1,8 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
+/// `retryLimits[i]` is the billing-retry window after `periods[i]` (scaled in the sandbox): a
+/// lapse at least that long cannot have been a billing recovery.
+///
 /// Renewal info describes the time after its subscription's last entry, so it is evidence only
 /// for a lapse that begins where that subscription's coverage ends for good; a subscription
 /// that continues after the lapse has renewal info describing a later time, and says nothing
@@ -8,7 +11,7 @@ enum LapseRules {
   static func lapses(
     between periods: [ActivePeriod], coverage: [EntryCoverage],
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
-    billingRetryLimit: FixedDuration
+    retryLimits: [FixedDuration]
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     let refunded = coverage.compactMap { item -> Interval? in
@@ -25,14 +28,16 @@ enum LapseRules {
       endingHere[end, default: []].append(subscription)
     }
     let recoveryInstants = recoveries.map(\.renewedAt).sorted()
-    return zip(periods, periods.dropFirst()).map { previous, next in
+    return periods.indices.dropLast().map { index in
+      let previous = periods[index]
+      let next = periods[index + 1]
       let gap = Interval(start: previous.interval.end, end: next.interval.start)
       let infos = (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
       return Lapse(
         interval: gap,
         cause: cause(
           of: gap, refunded: refunded, infos: infos, recoveries: recoveryInstants,
-          billingRetryLimit: billingRetryLimit))
+          billingRetryLimit: retryLimits[index]))
     }
   }
 

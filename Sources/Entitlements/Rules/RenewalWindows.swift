@@ -8,6 +8,9 @@
 /// | grace period | `[E, grace_period_expires_date)`, from renewal info, last period only |
 ///
 /// ```swift
+/// In the sandbox every length is scaled by the product's ratio (SPEC §7, ``WindowLengths``).
+///
+/// ```swift
 /// let windows = evaluation["service"]?.windows.last
 /// windows?.billingRetry.end  // expiry + 60 days
 /// ```
@@ -24,7 +27,7 @@ public struct RenewalWindows: Hashable, Sendable {
   /// `[E, grace_period_expires_date)` when the renewal info of the last period has one after E.
   public var gracePeriod: Interval?
 
-  /// Creates the windows around an expiry.
+  /// Creates the windows around an expiry with production lengths.
   ///
   /// - Parameters:
   ///   - expiresAt: The expiry.
@@ -33,10 +36,22 @@ public struct RenewalWindows: Hashable, Sendable {
   public init(
     expiresAt: Instant, billingRetryLimit: FixedDuration, gracePeriodExpiresDate: Instant? = nil
   ) {
+    self.init(
+      expiresAt: expiresAt, lengths: WindowLengths(billingRetryLimit: billingRetryLimit),
+      gracePeriodExpiresDate: gracePeriodExpiresDate)
+  }
+
+  /// Creates the windows around an expiry with the given lengths (scaled in the sandbox).
+  ///
+  /// - Parameters:
+  ///   - expiresAt: The expiry.
+  ///   - lengths: The window lengths.
+  ///   - gracePeriodExpiresDate: `grace_period_expires_date`, if any.
+  public init(expiresAt: Instant, lengths: WindowLengths, gracePeriodExpiresDate: Instant? = nil) {
     self.expiresAt = expiresAt
-    self.billingCheck = Interval(start: expiresAt - .days(10), end: expiresAt)
-    self.renewalAttempts = Interval(start: expiresAt - .hours(24), end: expiresAt)
-    self.billingRetry = Interval(start: expiresAt, end: expiresAt + billingRetryLimit)
+    self.billingCheck = Interval(start: expiresAt - lengths.billingCheck, end: expiresAt)
+    self.renewalAttempts = Interval(start: expiresAt - lengths.renewalAttempts, end: expiresAt)
+    self.billingRetry = Interval(start: expiresAt, end: expiresAt + lengths.billingRetry)
     self.gracePeriod = gracePeriodExpiresDate.flatMap { end in
       end > expiresAt ? Interval(start: expiresAt, end: end) : nil
     }
