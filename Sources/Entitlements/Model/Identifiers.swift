@@ -67,3 +67,11 @@ public struct EntitlementID: TypedIdentifier {
   /// Creates the identifier.
   public init(rawValue: String) { self.rawValue = rawValue }
 }
+
+/// One piece of content released over time: a magazine issue, an episode (SPEC §8).
+public struct ReleaseID: TypedIdentifier {
+  /// The release's name.
+  public var rawValue: String
+  /// Creates the identifier.
+  public init(rawValue: String) { self.rawValue = rawValue }
+}

@@ -1,0 +1,71 @@
+/// Which releases a customer can read as of an instant (SPEC §8).
+///
+/// Readable: every release dated inside an active period (`start <= date < end`), or inside the
+/// grace period after the last one, plus, for each period, the releases of the latest
+/// `unlockAtStart` dates at or before its start (all releases sharing such a date). Voided
+/// entries cover nothing, so they unlock nothing; billing-retry time is not active. As of t,
+/// only periods that began at or before t count, and only releases dated at or before t.
+///
+/// - Complexity: O((R + P) log R + output) for R releases and P periods: one sort and a binary
+///   search per period, never a nested scan.
+enum ReleaseRules {
+  static func readable(
+    _ releases: [Release], in evaluation: EntitlementEvaluation, asOf instant: Instant,
+    unlockAtStart: Int
+  ) -> [ReadableRelease] {
+    let sorted =
+      releases
+      .filter { $0.entitlement == nil || $0.entitlement == evaluation.id }
+      .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+    var reasons: [Int: ReadableRelease.Reason] = [:]
+    func unlock(_ range: Range<Int>, _ reason: ReadableRelease.Reason) {
+      for index in range where reasons[index] == nil { reasons[index] = reason }
+    }
+    for period in evaluation.periods where period.interval.start <= instant {
+      let start = period.interval.start
+      // The latest `unlockAtStart` release dates at or before the start.
+      var low = firstIndex(in: sorted) { $0.date > start }
+      var dates = 0
+      while low > 0, dates < unlockAtStart {
+        let date = sorted[low - 1].date
+        while low > 0, sorted[low - 1].date == date { low -= 1 }
+        dates += 1
+      }
+      // A release dated exactly at the start was released while active: that reason first.
+      unlock(
+        span(of: period.interval, upTo: instant, in: sorted),
+        .releasedWhileActive(period: period.interval))
+      unlock(low..<firstIndex(in: sorted) { $0.date > start }, .unlockedAtStart(periodStart: start))
+    }
+    if let grace = evaluation.windows.last?.gracePeriod,
+      evaluation.periods.last?.interval.end == grace.start
+    {
+      unlock(span(of: grace, upTo: instant, in: sorted), .releasedInGracePeriod(grace))
+    }
+    return reasons.keys.sorted().compactMap { index in
+      reasons[index].map { ReadableRelease(release: sorted[index], reason: $0) }
+    }
+  }
+
+  /// The indices of releases dated in `[interval.start, interval.end)` and at or before
+  /// `instant`.
+  private static func span(of interval: Interval, upTo instant: Instant, in sorted: [Release])
+    -> Range<Int>
+  {
+    let lower = firstIndex(in: sorted) { $0.date >= interval.start }
+    let upper = firstIndex(in: sorted) { $0.date >= interval.end || $0.date > instant }
+    return lower..<max(lower, upper)
+  }
+
+  /// The first index whose element satisfies a predicate that is false then true along the
+  /// array (binary search).
+  private static func firstIndex(in sorted: [Release], where predicate: (Release) -> Bool) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if predicate(sorted[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
+  }
+}

@@ -1,0 +1,136 @@
+import Entitlements
+import Testing
+
+@Suite("Content released over time (SPEC §8)")
+struct ReleaseRulesTests {
+  static let issues: [Release] = (2...7).map { month in
+    Release(id: ReleaseID("2017-0\(month)"), date: instant("2017-0\(month)-01"))
+  }
+
+  @Test func table51ReadableFebMarAprJunJulNotMay() throws {
+    let magazine = try evaluateOne(GuideTimelineTests.table51Entries)
+    let readable = magazine.readableReleases(Self.issues.shuffled())
+    #expect(readable.map(\.release.id) == ["2017-02", "2017-03", "2017-04", "2017-06", "2017-07"])
+    #expect(
+      readable.map(\.reason) == [
+        .unlockedAtStart(periodStart: instant("2017-02-20T08:00:00Z")),
+        .releasedWhileActive(period: interval("2017-02-20T08:00:00Z", "2017-04-20T08:00:00Z")),
+        .releasedWhileActive(period: interval("2017-02-20T08:00:00Z", "2017-04-20T08:00:00Z")),
+        .unlockedAtStart(periodStart: instant("2017-06-17T08:00:00Z")),
+        .releasedWhileActive(period: interval("2017-06-17T08:00:00Z", "2017-07-17T08:00:00Z")),
+      ])
+  }
+
+  @Test(arguments: [
+    ("2017-02-20T07:59:59.999Z", [String]()),
+    ("2017-02-20T08:00:00Z", ["2017-02"]),
+    ("2017-05-10", ["2017-02", "2017-03", "2017-04"]),
+    ("2017-06-17T08:00:00Z", ["2017-02", "2017-03", "2017-04", "2017-06"]),
+    ("2017-07-01", ["2017-02", "2017-03", "2017-04", "2017-06", "2017-07"]),
+  ])
+  func asOfAnInstantOnlyWhatHadHappened(at: String, expected: [String]) throws {
+    let magazine = try evaluateOne(GuideTimelineTests.table51Entries)
+    #expect(
+      magazine.readableReleases(Self.issues, asOf: instant(at)).map(\.release.id.rawValue)
+        == expected)
+  }
+
+  @Test func releaseExactlyAtAPeriodsStartIsReadableAndAtItsEndIsNot() throws {
+    let magazine = try evaluateOne([sub("1", "2017-03-01", "2017-04-01")])
+    let releases = [
+      Release(id: "start", date: instant("2017-03-01")),
+      Release(id: "end", date: instant("2017-04-01")),
+      Release(id: "before", date: instant("2017-02-01")),
+    ]
+    let readable = magazine.readableReleases(releases)
+    #expect(readable.map(\.release.id) == ["start"])
+    #expect(
+      readable.first?.reason == .releasedWhileActive(period: interval("2017-03-01", "2017-04-01")))
+  }
+
+  @Test func releaseAtAPeriodsEndIsReadableWhenALaterStartUnlocksIt() throws {
+    let magazine = try evaluateOne([
+      sub("1", "2017-03-01", "2017-04-01"), sub("2", "2017-04-15", "2017-05-15"),
+    ])
+    let readable = magazine.readableReleases([Release(id: "end", date: instant("2017-04-01"))])
+    #expect(readable.map(\.reason) == [.unlockedAtStart(periodStart: instant("2017-04-15"))])
+  }
+
+  @Test func twoReleasesOnTheDayOfARestartAreBothUnlocked() throws {
+    let magazine = try evaluateOne([
+      sub("1", "2017-01-01", "2017-02-01"), sub("2", "2017-03-10", "2017-04-10"),
+    ])
+    let releases = [
+      Release(id: "a", date: instant("2017-03-01")), Release(id: "b", date: instant("2017-03-01")),
+      Release(id: "older", date: instant("2017-02-15")),
+    ]
+    #expect(magazine.readableReleases(releases).map(\.release.id) == ["a", "b"])
+  }
+
+  @Test func unlockAtStartIsAPolicy() throws {
+    let entries = [sub("1", "2017-03-10", "2017-04-10")]
+    let releases = (1...3).map { Release(id: ReleaseID("\($0)"), date: instant("2017-0\($0)-01")) }
+    let two = try evaluateOne(entries, policy: Policy(unlockAtStart: 2))
+    #expect(two.readableReleases(releases).map(\.release.id) == ["2", "3"])
+    let none = try evaluateOne(entries, policy: Policy(unlockAtStart: 0))
+    #expect(none.readableReleases(releases).isEmpty)
+  }
+
+  @Test func graceCountsBillingRetryDoesNot() throws {
+    let entries = [sub("1", "2017-03-01", "2017-04-01")]
+    let releases = [
+      Release(id: "in-grace", date: instant("2017-04-05")),
+      Release(id: "in-retry", date: instant("2017-04-20")),
+    ]
+    let magazine = try evaluateOne(
+      entries,
+      renewalInfo: [
+        RenewalInfo(
+          originalTransactionID: "1", isInBillingRetryPeriod: true,
+          gracePeriodExpiresDate: instant("2017-04-17"))
+      ])
+    let readable = magazine.readableReleases(releases)
+    #expect(readable.map(\.release.id) == ["in-grace"])
+    #expect(readable.first?.reason == .releasedInGracePeriod(interval("2017-04-01", "2017-04-17")))
+  }
+
+  @Test func refundedEntriesUnlockNothing() throws {
+    let magazine = try evaluateOne([
+      sub("1", "2017-01-01", "2017-02-01"),
+      sub("2", "2017-03-01", "2017-04-01", cancelled: "2017-03-02"),
+    ])
+    let releases = [
+      Release(id: "jan", date: instant("2017-01-15")),
+      Release(id: "feb", date: instant("2017-02-15")),
+      Release(id: "mar", date: instant("2017-03-15")),
+    ]
+    #expect(magazine.readableReleases(releases).map(\.release.id) == ["jan"])
+  }
+
+  @Test func releasesOfAnotherEntitlementAreIgnored() throws {
+    let magazine = try evaluateOne([sub("1", "2017-01-01", "2017-02-01")])
+    let releases = [
+      Release(id: "mine", date: instant("2017-01-15"), entitlement: "1"),
+      Release(id: "other", date: instant("2017-01-15"), entitlement: "podcast"),
+      Release(id: "any", date: instant("2017-01-16")),
+    ]
+    #expect(magazine.readableReleases(releases).map(\.release.id) == ["mine", "any"])
+  }
+
+  @Test func thousandsOfReleasesAndPeriodsWithoutANestedScan() throws {
+    // 10 000 one-day periods with one-day gaps, 20 000 daily releases: half are readable.
+    let start = instant("2000-01-01")
+    let entries = (0..<10_000).map { index in
+      let from = start + .days(Int64(2 * index))
+      return ReceiptEntry(
+        productID: "daily", transactionID: TransactionID("\(index)"), originalTransactionID: "1",
+        purchaseDate: from, expiresDate: from + .days(1))
+    }
+    let releases = (0..<20_000).map {
+      Release(id: ReleaseID("\($0)"), date: start + .days(Int64($0)))
+    }
+    let evaluation = try evaluateOne(entries)
+    #expect(evaluation.periods.count == 10_000)
+    #expect(evaluation.readableReleases(releases).count == 10_000)
+  }
+}
