@@ -50,6 +50,7 @@ public struct FixedDuration: Hashable, Comparable, Sendable {
     FixedDuration(milliseconds: count.multipliedSaturating(by: 86_400_000))
   }
 
+  /// Orders lengths: the shorter first.
   public static func < (lhs: FixedDuration, rhs: FixedDuration) -> Bool {
     lhs.milliseconds < rhs.milliseconds
   }

@@ -56,6 +56,7 @@ public struct Instant: Hashable, Comparable, Sendable {
   /// Whether this instant is ``distantFuture``, the end of a coverage that never ends.
   public var isDistantFuture: Bool { self == .distantFuture }
 
+  /// Orders instants: the earlier first.
   public static func < (lhs: Instant, rhs: Instant) -> Bool {
     lhs.millisecondsSince1970 < rhs.millisecondsSince1970
   }
