@@ -1,0 +1,92 @@
+/// Reads whatever Apple sent: it recognises the document by its fields.
+///
+/// | document | recognised by |
+/// |---|---|
+/// | a compact JWS (`header.payload.signature`) | three base64url parts: its payload is read |
+/// | `{"signedPayload": …}` (a v2 notification as POSTed) | `signedPayload` |
+/// | ``ServerNotification`` (v2, decoded) | `notificationType` |
+/// | ``StatusUpdateNotification`` (v1) | `notification_type` |
+/// | ``VerifyReceiptResponse`` | `status`, `receipt` or `latest_receipt_info` |
+/// | ``AppStoreTransaction`` | `transactionId` |
+/// | ``AppStoreRenewalInfo`` | `originalTransactionId` without `transactionId` |
+///
+/// Signatures are not verified (see ``JWS``).
+///
+/// ```swift
+/// let document = try DocumentReader.read(bytes)
+/// var record = SubscriberRecord()
+/// record.fold(document)
+/// ```
+public enum DocumentReader {
+  /// Reads one document.
+  ///
+  /// - Parameter bytes: The document as received.
+  /// - Returns: The document, read.
+  /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON).
+  public static func read(_ bytes: [UInt8]) throws(ReadError) -> any PurchaseDocument {
+    try read(bytes, depth: 0)
+  }
+
+  private static func read(_ bytes: [UInt8], depth: Int) throws(ReadError)
+    -> any PurchaseDocument
+  {
+    let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
+      depth == 0
+    {
+      let text = String(decoding: trimmed, as: UTF8.self).trimmingWhitespace
+      if text.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
+        return try read(JWS.payload(of: text), depth: depth + 1)
+      }
+    }
+    let value: JSONValue
+    do { value = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
+    return try read(value: value, depth: depth)
+  }
+
+  /// Reads a document already parsed.
+  ///
+  /// - Parameter value: The document.
+  /// - Returns: The document, read.
+  /// - Throws: ``ReadError/unrecognizedDocument(_:)`` when it is none of the known documents.
+  public static func read(value: JSONValue) throws(ReadError) -> any PurchaseDocument {
+    try read(value: value, depth: 0)
+  }
+
+  private static func read(value: JSONValue, depth: Int) throws(ReadError)
+    -> any PurchaseDocument
+  {
+    guard case .object(let members) = value else {
+      throw .unexpectedShape(
+        path: "(document)", expected: "an object", found: value.kindDescription)
+    }
+    if case .string(let compact) = members["signedPayload"], depth < 2 {
+      return try read(JWS.payload(of: compact), depth: depth + 1)
+    }
+    if members["notificationType"] != nil { return try ServerNotification(value: value) }
+    if members["notification_type"] != nil { return try StatusUpdateNotification(value: value) }
+    if members["status"] != nil || members["receipt"] != nil
+      || members["latest_receipt_info"] != nil
+    {
+      return try VerifyReceiptResponse(value: value)
+    }
+    if members["transactionId"] != nil { return try AppStoreTransaction(value: value) }
+    if members["originalTransactionId"] != nil { return try AppStoreRenewalInfo(value: value) }
+    if members["appAppleId"] != nil, members["originalApplicationVersion"] != nil {
+      throw .unrecognizedDocument(
+        "an app transaction: it records the app's purchase, not an in-app one")
+    }
+    throw .unrecognizedDocument(
+      "none of notificationType, notification_type, status, receipt, latest_receipt_info, "
+        + "transactionId, originalTransactionId")
+  }
+}
+
+extension String {
+  fileprivate var trimmingWhitespace: String {
+    var scalars = Substring(self)
+    while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+    while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+    return String(scalars)
+  }
+}

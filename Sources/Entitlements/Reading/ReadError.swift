@@ -1,0 +1,31 @@
+/// A document that cannot be read at all: not JSON, not a JWS, or not any document Apple sends.
+///
+/// Problems inside a readable document (one field unreadable) are not errors: they are
+/// ``Diagnostic``s with the field's JSON path, and the rest of the document is kept.
+///
+/// ```swift
+/// do { _ = try DocumentReader.read(Array("{".utf8)) } catch {
+///   error.description  // "not JSON: at byte 1: expected a member name in quotes"
+/// }
+/// ```
+public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The bytes are not JSON; the error names the byte offset.
+  case malformedJSON(JSONSyntaxError)
+  /// A part of the document has the wrong JSON type.
+  case unexpectedShape(path: String, expected: String, found: String)
+  /// A JWS (`header.payload.signature`) whose payload cannot be decoded.
+  case malformedJWS(String)
+  /// Well-formed JSON that is none of the documents this library reads.
+  case unrecognizedDocument(String)
+
+  /// One line saying what is wrong and where.
+  public var description: String {
+    switch self {
+    case .malformedJSON(let error): "not JSON: \(error)"
+    case .unexpectedShape(let path, let expected, let found):
+      "\(path): expected \(expected), found \(found)"
+    case .malformedJWS(let reason): "not a JWS: \(reason)"
+    case .unrecognizedDocument(let reason): "unrecognized document: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/// An App Store Server Notification, version 2, decoded (`responseBodyV2DecodedPayload`).
+///
+/// `data.signedTransactionInfo` and `data.signedRenewalInfo` are JWS strings: their payloads
+/// are decoded (see ``JWS``: signatures are **not** verified here); an already-decoded object in
+/// their place is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery
+/// evidence. ``appleStatus`` is Apple's own status at ``timestamp`` (1 active, 2 expired,
+/// 3 billing retry, 4 grace period, 5 revoked).
+///
+/// ```swift
+/// let notification = try ServerNotification(json: JWS.payload(of: signedPayload))
+/// notification.rawNotificationType  // "DID_RENEW"
+/// notification.appleStatus          // 1
+/// ```
+public struct ServerNotification: PurchaseDocument, Hashable {
+  /// `notificationType`.
+  public var rawNotificationType: String?
+  /// `subtype`.
+  public var rawSubtype: String?
+  /// `data.status`: Apple's status of the subscription when it signed the notification.
+  public var appleStatus: Int?
+  /// `data.environment`.
+  public var environment: Environment?
+  /// `signedDate`.
+  public var timestamp: Instant?
+  /// The transaction of `data.signedTransactionInfo`.
+  public var entries: [ReceiptEntry]
+  /// The renewal info of `data.signedRenewalInfo`.
+  public var renewalInfo: [RenewalInfo]
+  /// For `DID_RENEW` / `BILLING_RECOVERY`: the recovery.
+  public var billingRecoveries: [BillingRecovery]
+  /// Fields that could not be read.
+  public var diagnostics: [Diagnostic]
+  /// For `DID_CHANGE_RENEWAL_PREF` / `UPGRADE`: the old plan ended where this transaction began.
+  public var upgrades: [UpgradeEvidence]
+
+  /// Reads a notification from its decoded payload's bytes.
+  ///
+  /// - Parameter json: The decoded `signedPayload`.
+  /// - Throws: ``ReadError`` when it is not JSON or not an object.
+  public init(json: [UInt8]) throws(ReadError) {
+    let value: JSONValue
+    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
+    try self.init(value: value)
+  }
+
+  /// Reads a notification already parsed.
+  ///
+  /// - Parameter value: The decoded payload.
+  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
+  public init(value: JSONValue) throws(ReadError) {
+    guard case .object(let members) = value else {
+      throw .unexpectedShape(
+        path: "(document)", expected: "an object", found: value.kindDescription)
+    }
+    var top = FieldReader(members, path: "")
+    rawNotificationType = top.string("notificationType")
+    rawSubtype = top.string("subtype")
+    timestamp = top.instant("signedDate")
+    var diagnostics: [Diagnostic] = []
+    entries = []
+    renewalInfo = []
+    appleStatus = nil
+    environment = nil
+    if case .object(let data) = members["data"] {
+      var fields = FieldReader(data, path: "data")
+      appleStatus = fields.int("status")
+      environment = fields.string("environment").flatMap(Environment.init(appleName:))
+      diagnostics += fields.diagnostics
+      if let payload = Self.payload(
+        data["signedTransactionInfo"], "data.signedTransactionInfo", &diagnostics),
+        let transaction = try? AppStoreTransaction(
+          value: payload, path: "data.signedTransactionInfo")
+      {
+        entries = transaction.entries
+        diagnostics += transaction.diagnostics
+      }
+      if let payload = Self.payload(
+        data["signedRenewalInfo"], "data.signedRenewalInfo", &diagnostics),
+        let info = try? AppStoreRenewalInfo(value: payload, path: "data.signedRenewalInfo")
+      {
+        renewalInfo = info.renewalInfo
+        diagnostics += info.diagnostics
+      }
+    }
+    if rawNotificationType == "DID_RENEW", rawSubtype == "BILLING_RECOVERY",
+      let entry = entries.first, let renewedAt = entry.purchaseDate
+    {
+      billingRecoveries = [
+        BillingRecovery(originalTransactionID: entry.originalTransactionID, renewedAt: renewedAt)
+      ]
+    } else {
+      billingRecoveries = []
+    }
+    if rawNotificationType == "DID_CHANGE_RENEWAL_PREF", rawSubtype == "UPGRADE",
+      let entry = entries.first, let upgradedAt = entry.purchaseDate
+    {
+      upgrades = [
+        UpgradeEvidence(
+          originalTransactionID: entry.originalTransactionID, newTransactionID: entry.transactionID,
+          upgradedAt: upgradedAt)
+      ]
+    } else {
+      upgrades = []
+    }
+    self.diagnostics = diagnostics + top.diagnostics
+  }
+
+  /// The JSON inside a signed field: a JWS string decoded, or an object as is.
+  private static func payload(
+    _ value: JSONValue?, _ path: String, _ diagnostics: inout [Diagnostic]
+  ) -> JSONValue? {
+    switch value {
+    case nil, .null: return nil
+    case .object: return value
+    case .string(let compact):
+      do {
+        return try JSONValue(parsing: JWS.payload(of: compact))
+      } catch {
+        diagnostics.append(
+          Diagnostic(
+            .unreadableField, field: path, message: "cannot decode the JWS payload: \(error)"))
+        return nil
+      }
+    case .some(let other):
+      diagnostics.append(
+        Diagnostic(
+          .unreadableField, field: path,
+          message: "expected a JWS string or an object, found \(other.kindDescription)"))
+      return nil
+    }
+  }
+}

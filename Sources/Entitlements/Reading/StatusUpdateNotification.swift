@@ -1,0 +1,134 @@
+/// An App Store Server Notification, version 1 (`statusUpdateNotification`).
+///
+/// Reads `notification_type` (an unknown type is kept, not failed), `environment`,
+/// `unified_receipt` (`latest_receipt_info`, `pending_renewal_info`), the legacy
+/// `latest_receipt_info` / `latest_expired_receipt_info` objects, and the top-level renewal
+/// fields. A `RENEWAL` (or `DID_RECOVER`) notification is evidence that the lapse before the
+/// renewal was a billing-retry recovery (SPEC §5).
+///
+/// ```swift
+/// let notification = try StatusUpdateNotification(json: body)
+/// notification.notificationType   // .renewal
+/// notification.billingRecoveries  // [BillingRecovery(…, renewedAt: …)]
+/// ```
+public struct StatusUpdateNotification: PurchaseDocument, Hashable {
+  /// The notification types of version 1.
+  public enum NotificationType: String, Hashable, Sendable, CaseIterable {
+    /// The first purchase of a subscription.
+    case initialBuy = "INITIAL_BUY"
+    /// Apple support cancelled (refunded) a subscription.
+    case cancel = "CANCEL"
+    /// An expired subscription recovered through billing retry.
+    case renewal = "RENEWAL"
+    /// The customer renewed interactively after it expired.
+    case interactiveRenewal = "INTERACTIVE_RENEWAL"
+    /// The customer changed the plan that takes effect at the next renewal.
+    case didChangeRenewalPreference = "DID_CHANGE_RENEWAL_PREF"
+    /// The customer turned auto-renew on or off.
+    case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+    /// A renewal failed for a billing issue.
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    /// An expired subscription recovered through billing retry.
+    case didRecover = "DID_RECOVER"
+    /// The customer consented to a price increase.
+    case priceIncreaseConsent = "PRICE_INCREASE_CONSENT"
+    /// Apple refunded a transaction.
+    case refund = "REFUND"
+    /// A family member lost access through Family Sharing.
+    case revoke = "REVOKE"
+    /// Apple asks for consumption data about a refund request.
+    case consumptionRequest = "CONSUMPTION_REQUEST"
+  }
+
+  /// `notification_type` as sent.
+  public var rawNotificationType: String?
+  /// The typed notification type; `nil` when absent or unknown to this version.
+  public var notificationType: NotificationType? {
+    rawNotificationType.flatMap(NotificationType.init(rawValue:))
+  }
+  /// `environment` (`PROD`, `Sandbox`).
+  public var environment: Environment?
+  /// `unified_receipt.latest_receipt_info` and the legacy top-level entry objects.
+  public var entries: [ReceiptEntry]
+  /// `unified_receipt.pending_renewal_info`, or the top-level renewal fields.
+  public var renewalInfo: [RenewalInfo]
+  /// For `RENEWAL` and `DID_RECOVER`: the recovering subscription and when it renewed.
+  public var billingRecoveries: [BillingRecovery]
+  /// Version 1 notifications carry no timestamp of their own.
+  public var timestamp: Instant? { nil }
+  /// Fields that could not be read.
+  public var diagnostics: [Diagnostic]
+
+  /// Reads a notification from its body.
+  ///
+  /// - Parameter json: The notification body.
+  /// - Throws: ``ReadError`` when it is not JSON or not an object.
+  public init(json: [UInt8]) throws(ReadError) {
+    let value: JSONValue
+    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
+    try self.init(value: value)
+  }
+
+  /// Reads a notification already parsed.
+  ///
+  /// - Parameter value: The notification body.
+  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
+  public init(value: JSONValue) throws(ReadError) {
+    guard case .object(let members) = value else {
+      throw .unexpectedShape(
+        path: "(document)", expected: "an object", found: value.kindDescription)
+    }
+    var diagnostics: [Diagnostic] = []
+    var top = FieldReader(members, path: "")
+    rawNotificationType = top.string("notification_type")
+    environment = top.string("environment").flatMap(Environment.init(appleName:))
+    var entries: [ReceiptEntry] = []
+    var infos: [RenewalInfo] = []
+    if let unified = members["unified_receipt"] {
+      if case .object(let receipt) = unified {
+        if environment == nil, case .string(let name) = receipt["environment"] {
+          environment = Environment(appleName: name)
+        }
+        if let list = receipt["latest_receipt_info"] {
+          entries += VerifyReceiptResponse.entries(
+            list, path: "unified_receipt.latest_receipt_info", &diagnostics)
+        }
+        if let pending = receipt["pending_renewal_info"] {
+          infos += VerifyReceiptResponse.renewalInfo(
+            pending, path: "unified_receipt.pending_renewal_info", &diagnostics)
+        }
+      } else {
+        diagnostics.append(
+          Diagnostic(
+            .unreadableField, field: "unified_receipt",
+            message: "expected an object, found \(unified.kindDescription)"))
+      }
+    }
+    for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
+      if let list = members[key] {
+        entries += VerifyReceiptResponse.entries(list, path: key, &diagnostics)
+      }
+    }
+    let newest = entries.max {
+      ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast)
+    }
+    if infos.isEmpty, members["auto_renew_status"] != nil || members["expiration_intent"] != nil,
+      let info = RenewalInfo.read(
+        receiptFields: members, path: "",
+        defaultSubscription: newest?.originalTransactionID, diagnostics: &diagnostics)
+    {
+      infos = [info]
+    }
+    self.entries = entries
+    self.renewalInfo = infos
+    let recovers = rawNotificationType == "RENEWAL" || rawNotificationType == "DID_RECOVER"
+    if recovers, let newest, let renewedAt = newest.purchaseDate {
+      billingRecoveries = [
+        BillingRecovery(originalTransactionID: newest.originalTransactionID, renewedAt: renewedAt)
+      ]
+    } else {
+      billingRecoveries = []
+    }
+    self.diagnostics = diagnostics + top.diagnostics
+  }
+}

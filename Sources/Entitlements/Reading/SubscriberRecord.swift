@@ -1,0 +1,109 @@
+/// Everything known about one subscriber, folded from any number of documents in any order.
+///
+/// The App Store retries notifications and may deliver them out of order, and a backend
+/// re-verifies receipts; folding the same documents in any order, any number of times, gives
+/// the same record (SPEC §3):
+/// - entries are keyed by `transaction_id`; when two documents disagree about one, the newer
+///   document wins (its ``PurchaseDocument/timestamp``), so a reversed refund comes back;
+///   within one timestamp the record carrying a `cancellation_date` wins;
+/// - renewal info is kept per `original_transaction_id`, the newest document's;
+/// - recovery and upgrade evidence and diagnostics accumulate as sets; an upgrade marks the
+///   subscription's other entries covering its instant as upgraded (``UpgradeEvidence``).
+///
+/// ```swift
+/// var record = SubscriberRecord()
+/// for body in notifications.shuffled() { record.fold(try DocumentReader.read(body)) }
+/// Evaluator(catalog: catalog).evaluate(record.history)
+/// ```
+public struct SubscriberRecord: Hashable, Sendable {
+  private struct Dated<Value: Hashable & Sendable>: Hashable, Sendable {
+    var value: Value
+    var timestamp: Instant
+  }
+
+  private var entries: [TransactionID: Dated<ReceiptEntry>] = [:]
+  private var renewalInfo: [OriginalTransactionID: Dated<RenewalInfo>] = [:]
+  private var recoveries: Set<BillingRecovery> = []
+  private var upgrades: Set<UpgradeEvidence> = []
+  private var diagnostics: Set<Diagnostic> = []
+  private var environment: Dated<Environment>?
+
+  /// An empty record.
+  public init() {}
+
+  /// Folds one document into the record.
+  ///
+  /// - Parameter document: A document from ``DocumentReader`` or any reader.
+  /// - Complexity: O(n) for the document's n entries.
+  public mutating func fold(_ document: some PurchaseDocument) {
+    let timestamp = document.timestamp ?? .distantPast
+    for entry in document.entries {
+      let candidate = Dated(value: entry, timestamp: timestamp)
+      if let kept = entries[entry.transactionID], !Self.entryPrecedes(kept, candidate) {
+        continue
+      }
+      entries[entry.transactionID] = candidate
+    }
+    for info in document.renewalInfo {
+      let candidate = Dated(value: info, timestamp: timestamp)
+      if let kept = renewalInfo[info.originalTransactionID],
+        (kept.timestamp, String(reflecting: kept.value))
+          >= (candidate.timestamp, String(reflecting: candidate.value))
+      {
+        continue
+      }
+      renewalInfo[info.originalTransactionID] = candidate
+    }
+    recoveries.formUnion(document.billingRecoveries)
+    upgrades.formUnion(document.upgrades)
+    diagnostics.formUnion(document.diagnostics)
+    if let found = document.environment {
+      let candidate = Dated(value: found, timestamp: timestamp)
+      if let kept = environment,
+        (kept.timestamp, kept.value.rawValue) >= (candidate.timestamp, candidate.value.rawValue)
+      {
+        return
+      }
+      environment = candidate
+    }
+  }
+
+  /// Whether `a` loses to `b`: older, or as old without a cancellation that `b` has, or by a
+  /// fixed order of the fields.
+  private static func entryPrecedes(_ a: Dated<ReceiptEntry>, _ b: Dated<ReceiptEntry>) -> Bool {
+    if a.timestamp != b.timestamp { return a.timestamp < b.timestamp }
+    let aCancelled = a.value.cancellationDate != nil
+    let bCancelled = b.value.cancellationDate != nil
+    if aCancelled != bCancelled { return bCancelled }
+    return Deduplication.canonicallyPrecedes(a.value, b.value)
+  }
+
+  /// The record as the input of ``Evaluator/evaluate(_:)``, in a fixed order.
+  public var history: PurchaseHistory {
+    PurchaseHistory(
+      entries: entries.values.map { markUpgraded($0.value) }
+        .sorted(by: Deduplication.canonicallyPrecedes),
+      renewalInfo: renewalInfo.keys.sorted().compactMap { renewalInfo[$0]?.value },
+      billingRecoveries: recoveries.sorted {
+        ($0.renewedAt, $0.originalTransactionID) < ($1.renewedAt, $1.originalTransactionID)
+      },
+      environment: environment?.value ?? .production)
+  }
+
+  /// The entry, marked `is_upgraded` when upgrade evidence of its subscription falls inside it.
+  private func markUpgraded(_ entry: ReceiptEntry) -> ReceiptEntry {
+    guard !entry.isUpgraded, let purchase = entry.purchaseDate, let expires = entry.expiresDate,
+      upgrades.contains(where: { upgrade in
+        upgrade.originalTransactionID == entry.originalTransactionID
+          && upgrade.newTransactionID != entry.transactionID
+          && purchase < upgrade.upgradedAt && upgrade.upgradedAt < expires
+      })
+    else { return entry }
+    var marked = entry
+    marked.isUpgraded = true
+    return marked
+  }
+
+  /// Every field the folded documents could not read, in a fixed order.
+  public var readingDiagnostics: [Diagnostic] { diagnostics.sorted() }
+}
