@@ -10,6 +10,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "Entitlements", swiftSettings: strict),
+    .executableTarget(
+      name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
     .testTarget(
       name: "EntitlementsTests",
       dependencies: ["Entitlements"],

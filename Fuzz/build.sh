@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target for the reading layer: the library instrumented by SwiftPM, the
+# target linked by swiftc (SwiftPM renames an executable's main, which libFuzzer provides).
+# Usage (see README, "Fuzzing"):
+#   Fuzz/build.sh && mkdir -p .build-fuzz/corpus && .build-fuzz/entitlements-fuzz \
+#     -max_total_time=600 .build-fuzz/corpus ../shared/fixtures/*/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=.build-fuzz
+swift build -c release --scratch-path "$scratch" --target Entitlements \
+  -Xswiftc -sanitize=fuzzer,address
+swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING \
+  -I "$scratch/release/Modules" \
+  Sources/entitlements-fuzz/*.swift "$scratch"/release/Entitlements.build/*.o \
+  -o "$scratch/entitlements-fuzz"
+echo "built $scratch/entitlements-fuzz"

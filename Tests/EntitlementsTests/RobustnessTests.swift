@@ -1,0 +1,167 @@
+import Entitlements
+import Testing
+
+/// Seeded mutations of realistic documents: reading never traps, and every document gives a
+/// typed error or a document whose problems are diagnostics (SPEC §3: tolerant reading).
+@Suite("Robustness: 100 000 mutated documents")
+struct RobustnessTests {
+  static let seeds: [String] = [
+    """
+    {"status": 0, "environment": "Sandbox",
+     "receipt": {"receipt_creation_date_ms": "1490000000000", "in_app": [
+       {"product_id": "m", "transaction_id": "1", "original_transaction_id": "1",
+        "purchase_date_ms": "1487577600000", "expires_date_ms": "1487577900000",
+        "is_trial_period": "false", "web_order_line_item_id": "9"}]},
+     "latest_receipt_info": {"product_id": "m", "transaction_id": "2",
+        "purchase_date": "2017-02-20 08:05:00 Etc/GMT", "expires_date": "1487578200000",
+        "cancellation_date_ms": "1487577950000", "is_upgraded": true},
+     "pending_renewal_info": [{"original_transaction_id": "1", "auto_renew_status": "0",
+        "expiration_intent": "1", "grace_period_expires_date_ms": "1487578300000"}]}
+    """,
+    """
+    {"notification_type": "RENEWAL", "environment": "PROD", "auto_renew_status": "true",
+     "unified_receipt": {"latest_receipt_info": [{"product_id": "y", "transaction_id": "7",
+       "original_transaction_id": "5", "purchase_date_pst": "2018-03-06 14:44:09 America/Los_Angeles",
+       "purchase_date": "2018-03-06 22:44:09 Etc/GMT", "expires_date_ms": 1551912249000}],
+       "pending_renewal_info": [{"original_transaction_id": "5", "is_in_billing_retry_period": "1"}]}}
+    """,
+    """
+    {"transactionId": "23456", "originalTransactionId": "12345", "productId": "p",
+     "purchaseDate": 1698148900000, "expiresDate": 1698149000000.5, "revocationDate": 1698148950000,
+     "isUpgraded": true, "offerType": 1, "offerDiscountType": "FREE_TRIAL",
+     "environment": "LocalTesting", "signedDate": 1698148900000}
+    """,
+    """
+    {"notificationType": "DID_RENEW", "subtype": "BILLING_RECOVERY", "signedDate": 1759302518835,
+     "data": {"status": 1, "environment": "Sandbox",
+       "signedTransactionInfo": {"transactionId": "9", "originalTransactionId": "8",
+         "productId": "p", "purchaseDate": 1759302552000, "expiresDate": 1759302732000},
+       "signedRenewalInfo": {"originalTransactionId": "8", "autoRenewStatus": 1,
+         "gracePeriodExpiresDate": 1759302832000}}}
+    """,
+  ]
+
+  enum Mutation: CaseIterable {
+    case truncate, flipBytes, swapType, hugeNumber, deepNesting, invalidUTF8
+  }
+
+  static func mutate(_ document: [UInt8], _ mutation: Mutation, _ random: inout SplitMix64)
+    -> [UInt8]
+  {
+    var bytes = document
+    switch mutation {
+    case .truncate:
+      bytes.removeLast(Int.random(in: 1...bytes.count, using: &random))
+    case .flipBytes:
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let index = Int.random(in: 0..<bytes.count, using: &random)
+        bytes[index] ^= UInt8.random(in: 1...255, using: &random)
+      }
+    case .swapType:
+      // Replace one quoted value (after a ':') by a value of another JSON type.
+      let colons = bytes.indices.filter { bytes[$0] == UInt8(ascii: ":") }
+      guard let colon = colons.randomElement(using: &random),
+        let start = bytes[(colon + 1)...].firstIndex(where: { $0 != 0x20 && $0 != 0x0A })
+      else { break }
+      var end = start
+      var depth = 0
+      var inString = false
+      while end < bytes.count {
+        let byte = bytes[end]
+        if inString {
+          if byte == UInt8(ascii: "\\") {
+            end += 1
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+          }
+        } else if byte == UInt8(ascii: "\"") {
+          inString = true
+        } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+          depth += 1
+        } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+          if depth == 0 { break }
+          depth -= 1
+        } else if byte == UInt8(ascii: ","), depth == 0 {
+          break
+        }
+        end += 1
+      }
+      let replacements = ["null", "true", "[]", "{}", "\"x\"", "-0.5", "[1,{\"a\":null}]", "\"\""]
+      let replacement = replacements.randomElement(using: &random) ?? "null"
+      bytes.replaceSubrange(start..<end, with: Array(replacement.utf8))
+    case .hugeNumber:
+      let digits = bytes.indices.filter { bytes[$0] >= 0x31 && bytes[$0] <= 0x39 }
+      guard let index = digits.randomElement(using: &random) else { break }
+      let huge = String(repeating: "9", count: Int.random(in: 19...400, using: &random))
+      bytes.replaceSubrange(index..<index + 1, with: Array(huge.utf8))
+    case .deepNesting:
+      let depth = Int.random(in: 200...2000, using: &random)
+      let open = Array(repeating: UInt8(ascii: "["), count: depth)
+      let close = Array(repeating: UInt8(ascii: "]"), count: depth)
+      let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: ":") }
+      if let colon = quotes.randomElement(using: &random), Bool.random(using: &random) {
+        bytes.insert(contentsOf: open + [0x31] + close, at: colon + 1)
+        bytes.insert(UInt8(ascii: ","), at: colon + 1 + depth * 2 + 1)
+      } else {
+        bytes = open + bytes + close
+      }
+    case .invalidUTF8:
+      let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\"") }
+      guard let quote = quotes.randomElement(using: &random) else { break }
+      let bad: [[UInt8]] = [
+        [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+      ]
+      bytes.insert(contentsOf: bad.randomElement(using: &random) ?? [0xFF], at: quote + 1)
+    }
+    return bytes
+  }
+
+  struct Tally: Sendable {
+    var errors = 0
+    var documentsWithDiagnostics = 0
+    var cleanDocuments = 0
+    var total: Int { errors + documentsWithDiagnostics + cleanDocuments }
+  }
+
+  @Test(arguments: 0..<10 as Range<UInt64>)
+  func tenThousandMutationsPerSeed(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let seeds = Self.seeds.map { Array($0.utf8) }
+    for original in seeds {
+      // The unmutated documents read cleanly: the mutations are what breaks them.
+      let document = try DocumentReader.read(original)
+      #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+    }
+    var tallies: [Mutation: Tally] = [:]
+    for round in 0..<10_000 {
+      let mutation = Mutation.allCases[round % Mutation.allCases.count]
+      let original = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+      let bytes = Self.mutate(original, mutation, &random)
+      do {
+        let document = try DocumentReader.read(bytes)
+        let evaluation = Evaluator().evaluate(document.history)
+        for entitlement in evaluation.entitlements {
+          #expect(entitlement._invariantViolations().isEmpty, "seed \(seed) round \(round)")
+          _ = entitlement.status(at: Instant(millisecondsSince1970: 1_500_000_000_000))
+        }
+        if document.diagnostics.isEmpty && evaluation.diagnostics.isEmpty {
+          tallies[mutation, default: Tally()].cleanDocuments += 1
+        } else {
+          tallies[mutation, default: Tally()].documentsWithDiagnostics += 1
+        }
+      } catch {
+        // Typed: ReadError, whose description names what is wrong.
+        #expect(!error.description.isEmpty)
+        tallies[mutation, default: Tally()].errors += 1
+      }
+    }
+    #expect(tallies.values.map(\.total).reduce(0, +) == 10_000)
+    // Each kind of mutation was exercised and broke documents.
+    for mutation in Mutation.allCases {
+      let tally = tallies[mutation, default: Tally()]
+      #expect(tally.errors + tally.documentsWithDiagnostics > 0, "seed \(seed): \(mutation)")
+    }
+    #expect((tallies[.deepNesting]?.errors ?? 0) > 0)
+    #expect((tallies[.invalidUTF8]?.errors ?? 0) > 0)
+  }
+}
