@@ -6,10 +6,19 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
   name: "Entitlements",
   products: [
-    .library(name: "Entitlements", targets: ["Entitlements"])
+    .library(name: "Entitlements", targets: ["Entitlements"]),
+    .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
+    .executable(name: "entitlements", targets: ["entitlements"]),
   ],
   targets: [
     .target(name: "Entitlements", swiftSettings: strict),
+    .target(
+      name: "EntitlementsScenarios", dependencies: ["Entitlements"], swiftSettings: strict),
+    .target(
+      name: "EntitlementsCLI", dependencies: ["Entitlements", "EntitlementsScenarios"],
+      swiftSettings: strict),
+    .executableTarget(
+      name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),
     .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
     .testTarget(
@@ -17,6 +26,12 @@ let package = Package(
       dependencies: ["Entitlements"],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "EntitlementsScenariosTests", dependencies: ["EntitlementsScenarios"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "EntitlementsCLITests", dependencies: ["EntitlementsCLI", "EntitlementsScenarios"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -134,3 +134,53 @@ extension RenewalInfo {
       priceConsentStatus: fields.int("priceIncreaseStatus").map { $0 == 1 })
   }
 }
+
+extension ReceiptEntry {
+  /// Reads one receipt entry written with Apple's snake_case field names (SPEC §3), as in
+  /// `in_app` or a scenario's `transactions`.
+  ///
+  /// ```swift
+  /// let (entry, problems) = ReceiptEntry.read(appleFields: value, path: "transactions[0]")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The entry object.
+  ///   - path: Its JSON path, for diagnostics.
+  /// - Returns: The entry (`nil` without `transaction_id`) and the fields that could not be read.
+  public static func read(appleFields value: JSONValue, path: String) -> (
+    entry: ReceiptEntry?, diagnostics: [Diagnostic]
+  ) {
+    var diagnostics: [Diagnostic] = []
+    let entry = read(receiptFields: value, path: path, diagnostics: &diagnostics)
+    return (entry, diagnostics)
+  }
+}
+
+extension RenewalInfo {
+  /// Reads one renewal info written with Apple's snake_case field names
+  /// (`pending_renewal_info`, or a scenario's `pendingRenewalInfo`).
+  ///
+  /// ```swift
+  /// let (info, problems) = RenewalInfo.read(appleFields: value, path: "pendingRenewalInfo[0]")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The renewal info object.
+  ///   - path: Its JSON path, for diagnostics.
+  /// - Returns: The renewal info (`nil` without `original_transaction_id`) and the fields that
+  ///   could not be read.
+  public static func read(appleFields value: JSONValue, path: String) -> (
+    info: RenewalInfo?, diagnostics: [Diagnostic]
+  ) {
+    var diagnostics: [Diagnostic] = []
+    guard case .object(let members) = value else {
+      diagnostics.append(
+        Diagnostic(
+          .unreadableField, field: path,
+          message: "expected a renewal info object, found \(value.kindDescription)"))
+      return (nil, diagnostics)
+    }
+    let info = read(receiptFields: members, path: path, diagnostics: &diagnostics)
+    return (info, diagnostics)
+  }
+}

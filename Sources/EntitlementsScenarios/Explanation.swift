@@ -1,0 +1,260 @@
+import Entitlements
+
+/// What `entitlements explain` prints: per entitlement, periods, lapses with causes, renewal,
+/// retry and grace windows, the status at an instant, readable releases with why, and
+/// diagnostics; as text for people or as JSON for backends in other languages.
+///
+/// The JSON object (keys sorted; instants in RFC 3339 UTC; `null` for "never" or "none"):
+///
+/// ```json
+/// { "at": "2017-05-10T00:00:00Z",
+///   "entitlements": [
+///     { "id": "magazine",
+///       "periods": [ { "start": "…", "end": "…", "startKind": "firstPurchase",
+///                      "transactions": ["1", "2"], "beganWithTrial": false,
+///                      "beganWithIntroOffer": false } ],
+///       "lapses": [ { "start": "…", "end": "…", "cause": "voluntary" } ],
+///       "windows": [ { "expiresAt": "…", "billingCheck": {"start": "…", "end": "…"},
+///                      "renewalAttempts": {…}, "billingRetry": {…}, "gracePeriod": null } ],
+///       "continuousSubscriptionStart": "…",
+///       "status": { "state": "expired", "entitled": false, "expiresAt": null,
+///                   "expiredAt": "…", "retryEndsAt": null, "gracePeriodEndsAt": null,
+///                   "reason": "voluntary", "willRenew": null, "productId": null,
+///                   "nextProductId": null, "transactionId": null },
+///       "readable": [ { "id": "2017-02", "date": "…", "reason": "unlockedAtStart",
+///                       "because": "…" } ] } ],
+///   "purchaseEvents": [ { "transactionId": "…", "productId": "…", "purchaseDate": "…" } ],
+///   "diagnostics": [ { "kind": "…", "transactionId": null, "originalTransactionId": null,
+///                      "field": "…", "message": "…" } ] }
+/// ```
+public struct Explanation: Sendable {
+  /// The evaluation explained.
+  public var evaluation: Evaluation
+  /// The releases, for readability.
+  public var releases: [Release]
+  /// The instant of the status and of readability.
+  public var at: Instant
+  /// Problems found while reading the input documents.
+  public var readingDiagnostics: [Diagnostic]
+
+  /// Creates an explanation.
+  ///
+  /// - Parameters:
+  ///   - evaluation: The evaluation.
+  ///   - releases: The releases.
+  ///   - at: The instant of the status.
+  ///   - readingDiagnostics: Problems found while reading.
+  public init(
+    evaluation: Evaluation, releases: [Release], at: Instant, readingDiagnostics: [Diagnostic]
+  ) {
+    self.evaluation = evaluation
+    self.releases = releases
+    self.at = at
+    self.readingDiagnostics = readingDiagnostics
+  }
+
+  var diagnostics: [Diagnostic] { (readingDiagnostics + evaluation.diagnostics).sorted() }
+
+  // MARK: JSON
+
+  /// The documented JSON object.
+  public var json: JSONValue {
+    .object([
+      "at": instant(at),
+      "entitlements": .array(evaluation.entitlements.map(json(of:))),
+      "purchaseEvents": .array(
+        evaluation.purchaseEvents.map { event in
+          .object([
+            "transactionId": .string(event.entry.transactionID.rawValue),
+            "productId": .string(event.productID.rawValue),
+            "purchaseDate": event.entry.purchaseDate.map(instant) ?? .null,
+          ])
+        }),
+      "diagnostics": .array(
+        diagnostics.map { diagnostic in
+          .object([
+            "kind": .string(diagnostic.kind.rawValue),
+            "transactionId": diagnostic.transactionID.map { .string($0.rawValue) } ?? .null,
+            "originalTransactionId": diagnostic.originalTransactionID.map { .string($0.rawValue) }
+              ?? .null,
+            "field": .string(diagnostic.field),
+            "message": .string(diagnostic.message),
+          ])
+        }),
+    ])
+  }
+
+  private func json(of entitlement: EntitlementEvaluation) -> JSONValue {
+    let status = entitlement.status(at: at)
+    var active: ActiveStatus?
+    if case .active(let details) = status { active = details }
+    var expiredAt: Instant?
+    switch status {
+    case .expired(let end, _): expiredAt = end
+    case .gracePeriod(let end, _, _), .billingRetry(let end, _): expiredAt = end
+    default: break
+    }
+    return .object([
+      "id": .string(entitlement.id.rawValue),
+      "periods": .array(
+        entitlement.periods.map { period in
+          .object([
+            "start": instant(period.interval.start), "end": instant(period.interval.end),
+            "startKind": .string(period.start.rawValue),
+            "transactions": .array(period.transactionIDs.map { .string($0.rawValue) }),
+            "beganWithTrial": .bool(period.beganWithTrial),
+            "beganWithIntroOffer": .bool(period.beganWithIntroOffer),
+          ])
+        }),
+      "lapses": .array(
+        entitlement.lapses.map { lapse in
+          .object([
+            "start": instant(lapse.interval.start), "end": instant(lapse.interval.end),
+            "cause": .string(lapse.cause.rawValue),
+          ])
+        }),
+      "windows": .array(
+        entitlement.windows.map { windows in
+          .object([
+            "expiresAt": instant(windows.expiresAt),
+            "billingCheck": interval(windows.billingCheck),
+            "renewalAttempts": interval(windows.renewalAttempts),
+            "billingRetry": interval(windows.billingRetry),
+            "gracePeriod": windows.gracePeriod.map(interval) ?? .null,
+          ])
+        }),
+      "continuousSubscriptionStart": entitlement.continuousSubscriptionStart.map(instant) ?? .null,
+      "status": .object([
+        "state": .string(status.state.rawValue),
+        "entitled": .bool(status.isEntitled),
+        "expiresAt": status.expiresAt.map(instant) ?? .null,
+        "expiredAt": expiredAt.map(instant) ?? .null,
+        "retryEndsAt": status.retryEndsAt.map(instant) ?? .null,
+        "gracePeriodEndsAt": status.gracePeriodEndsAt.map(instant) ?? .null,
+        "reason": status.reason.map { .string($0.rawValue) } ?? .null,
+        "willRenew": status.willRenew.map { .bool($0) } ?? .null,
+        "productId": active.map { .string($0.productID.rawValue) } ?? .null,
+        "nextProductId": active?.nextProductID.map { .string($0.rawValue) } ?? .null,
+        "transactionId": active.map { .string($0.transactionID.rawValue) } ?? .null,
+      ]),
+      "readable": .array(
+        entitlement.readableReleases(releases, asOf: at).map { readable in
+          let (reason, because) = Self.describe(readable.reason)
+          return .object([
+            "id": .string(readable.release.id.rawValue), "date": instant(readable.release.date),
+            "reason": .string(reason), "because": .string(because),
+          ])
+        }),
+    ])
+  }
+
+  private func instant(_ value: Instant) -> JSONValue {
+    value.isDistantFuture ? .null : .string(value.description)
+  }
+
+  private func interval(_ value: Interval) -> JSONValue {
+    .object(["start": instant(value.start), "end": instant(value.end)])
+  }
+
+  static func describe(_ reason: ReadableRelease.Reason) -> (String, String) {
+    switch reason {
+    case .releasedWhileActive(let period):
+      ("releasedWhileActive", "released during the active period \(text(period))")
+    case .releasedInGracePeriod(let grace):
+      ("releasedInGracePeriod", "released during the grace period \(text(grace))")
+    case .unlockedAtStart(let start):
+      ("unlockedAtStart", "the latest release when the subscription started on \(start)")
+    }
+  }
+
+  static func text(_ interval: Interval) -> String {
+    let end = interval.end.isDistantFuture ? "never" : interval.end.description
+    return "\(interval.start) – \(end)"
+  }
+
+  // MARK: Text
+
+  /// The explanation for people.
+  public var text: String {
+    var lines: [String] = ["as of \(at)"]
+    if evaluation.entitlements.isEmpty { lines.append("no entitlement") }
+    for entitlement in evaluation.entitlements {
+      lines.append("")
+      lines.append("entitlement \(entitlement.id)")
+      let status = entitlement.status(at: at)
+      lines.append("  status: \(Self.describe(status))")
+      lines.append("  periods:")
+      for period in entitlement.periods {
+        var notes = [period.start.rawValue]
+        if period.beganWithTrial { notes.append("free trial") }
+        if period.beganWithIntroOffer { notes.append("intro offer") }
+        lines.append(
+          "    \(Self.text(period.interval))  (\(notes.joined(separator: ", ")); "
+            + "\(period.transactionIDs.count) entries)")
+      }
+      if entitlement.periods.isEmpty { lines.append("    none") }
+      if !entitlement.lapses.isEmpty {
+        lines.append("  lapses:")
+        for lapse in entitlement.lapses {
+          lines.append("    \(Self.text(lapse.interval))  cause: \(lapse.cause.rawValue)")
+        }
+      }
+      if let windows = entitlement.windows.last {
+        lines.append("  windows around the last expiry \(windows.expiresAt):")
+        lines.append("    billing check     \(Self.text(windows.billingCheck))")
+        lines.append("    renewal attempts  \(Self.text(windows.renewalAttempts))")
+        lines.append("    billing retry     \(Self.text(windows.billingRetry))")
+        if let grace = windows.gracePeriod {
+          lines.append("    grace period      \(Self.text(grace))")
+        }
+      }
+      if let start = entitlement.continuousSubscriptionStart {
+        lines.append("  continuous subscription since \(start)")
+      }
+      let readable = entitlement.readableReleases(releases, asOf: at)
+      if !releases.isEmpty {
+        lines.append("  readable releases:")
+        for item in readable {
+          lines.append("    \(item.release.id): \(Self.describe(item.reason).1)")
+        }
+        if readable.isEmpty { lines.append("    none") }
+      }
+    }
+    if !evaluation.purchaseEvents.isEmpty {
+      lines.append("")
+      lines.append("purchase events:")
+      for event in evaluation.purchaseEvents {
+        lines.append(
+          "  \(event.productID) (transaction \(event.entry.transactionID))"
+            + (event.entry.purchaseDate.map { " at \($0)" } ?? ""))
+      }
+    }
+    lines.append("")
+    lines.append("diagnostics: \(diagnostics.isEmpty ? "none" : String(diagnostics.count))")
+    for diagnostic in diagnostics { lines.append("  \(diagnostic)") }
+    return lines.joined(separator: "\n")
+  }
+
+  static func describe(_ status: Status) -> String {
+    switch status {
+    case .active(let active):
+      let ends = active.expiresAt.isDistantFuture ? "never expires" : "expires \(active.expiresAt)"
+      var text = "active (\(active.productID), \(ends)"
+      if let willRenew = active.willRenew {
+        text += willRenew ? ", will renew" : ", will not renew"
+      }
+      if let next = active.nextProductID, next != active.productID { text += ", next \(next)" }
+      return text + ")"
+    case .gracePeriod(let expired, let graceEnd, let retryEnd):
+      return "grace period (expired \(expired), grace until \(graceEnd), retry until \(retryEnd))"
+    case .billingRetry(let expired, let retryEnd):
+      return "billing retry (expired \(expired), retry until \(retryEnd))"
+    case .expired(let expired, let reason):
+      return "expired (\(reason.rawValue)" + (expired.map { ", since \($0)" } ?? "") + ")"
+    case .revoked(let transaction, let revokedAt):
+      return "revoked (transaction \(transaction) refunded at \(revokedAt))"
+    case .notSubscribed:
+      return "not subscribed"
+    }
+  }
+}

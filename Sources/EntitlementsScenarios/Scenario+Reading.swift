@@ -1,0 +1,252 @@
+import Entitlements
+
+extension Scenario {
+  static let topKeys: Set<String> = [
+    "name", "notes", "environment", "policy", "products", "releases", "receipt", "transactions",
+    "pendingRenewalInfo", "notifications", "expect",
+  ]
+  static let policyKeys: Set<String> = [
+    "cancellation", "minimumLapse", "billingRetryLimit", "nonRenewingStacking", "unlockAtStart",
+    "sandboxProfile", "scalesSandboxWindows",
+  ]
+  static let dateFields = [
+    "purchase_date", "original_purchase_date", "expires_date", "cancellation_date",
+  ]
+  /// SPEC §3 entry fields, their `_ms` and `_pst` spellings, and the other keys Apple writes
+  /// in an entry, so that an entry pasted from a receipt is accepted and a typo is not.
+  static let transactionKeys: Set<String> = Set(
+    [
+      "product_id", "transaction_id", "original_transaction_id", "web_order_line_item_id",
+      "quantity", "cancellation_reason", "is_trial_period", "is_in_intro_offer_period",
+      "is_upgraded", "in_app_ownership_type", "offer_code_ref_name", "promotional_offer_id",
+      "expires_date_formatted", "expires_date_formatted_pst", "app_item_id", "bid", "bvrs",
+      "item_id", "unique_identifier", "unique_vendor_identifier", "version_external_identifier",
+      "subscription_group_identifier", "app_account_token",
+    ] + dateFields.flatMap { [$0, "\($0)_ms", "\($0)_pst"] })
+  static let renewalKeys: Set<String> = [
+    "original_transaction_id", "product_id", "auto_renew_product_id", "auto_renew_status",
+    "expiration_intent", "is_in_billing_retry_period", "grace_period_expires_date",
+    "grace_period_expires_date_ms", "grace_period_expires_date_pst", "price_consent_status",
+    "price_increase_status", "offer_code_ref_name", "promotional_offer_id",
+  ]
+  static let checkKeys: Set<String> = [
+    "entitlement", "periods", "lapses", "at", "state", "entitled", "expiresAt", "retryEndsAt",
+    "gracePeriodEndsAt", "reason", "willRenew", "nextProductId", "readable", "diagnostics",
+  ]
+
+  /// Reads a scenario file strictly.
+  ///
+  /// - Parameters:
+  ///   - json: The file's bytes.
+  ///   - file: Its name, for errors and reports.
+  /// - Throws: ``ScenarioError`` naming the file, the key path and the problem.
+  public init(json: [UInt8], file: String) throws(ScenarioError) {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: json)
+    } catch {
+      throw ScenarioError(file: file, path: "", message: "not JSON: \(error)")
+    }
+    let top = try StrictObject(value, path: "", file: file, allowed: Self.topKeys)
+    self.file = file
+    name = try top.requiredString("name")
+    notes = try top.string("notes")
+    policy = try Self.policy(top)
+    catalog = try Self.catalog(top)
+    releases = try Self.releases(top)
+    guard let expect = try top.array("expect") else { throw top.fail("expect", "required") }
+    checks = try expect.map { value, path throws(ScenarioError) in
+      try Self.check(value, path: path, file: file)
+    }
+
+    var record = SubscriberRecord()
+    var receiptEnvironment: Environment?
+    if let receipt = top.value("receipt") {
+      do {
+        let response = try VerifyReceiptResponse(value: receipt, path: "receipt")
+        receiptEnvironment = response.environment
+        record.fold(response)
+      } catch {
+        throw ScenarioError(file: file, path: "receipt", message: error.description)
+      }
+    }
+    if let notifications = try top.array("notifications") {
+      for (notification, path) in notifications {
+        do {
+          record.fold(try DocumentReader.read(value: notification))
+        } catch {
+          throw ScenarioError(file: file, path: path, message: error.description)
+        }
+      }
+    }
+    var authored = AuthoredDocument()
+    for (transaction, path) in try top.array("transactions") ?? [] {
+      _ = try StrictObject(transaction, path: path, file: file, allowed: Self.transactionKeys)
+      let (entry, problems) = ReceiptEntry.read(appleFields: transaction, path: path)
+      if let problem = problems.first {
+        throw ScenarioError(file: file, path: problem.field, message: problem.message)
+      }
+      if let entry { authored.entries.append(entry) }
+    }
+    for (info, path) in try top.array("pendingRenewalInfo") ?? [] {
+      _ = try StrictObject(info, path: path, file: file, allowed: Self.renewalKeys)
+      let (renewal, problems) = RenewalInfo.read(appleFields: info, path: path)
+      if let problem = problems.first {
+        throw ScenarioError(file: file, path: problem.field, message: problem.message)
+      }
+      if let renewal { authored.renewalInfo.append(renewal) }
+    }
+    record.fold(authored)
+    self.record = record
+    environment =
+      try top.oneOf("environment", Environment.self) ?? receiptEnvironment ?? .production
+  }
+
+  /// What the scenario's author wrote: newer than any pasted document, so it wins.
+  private struct AuthoredDocument: PurchaseDocument {
+    var entries: [ReceiptEntry] = []
+    var renewalInfo: [RenewalInfo] = []
+    var billingRecoveries: [BillingRecovery] { [] }
+    var environment: Environment? { nil }
+    var timestamp: Instant? { .distantFuture }
+    var diagnostics: [Diagnostic] { [] }
+  }
+
+  private static func policy(_ top: StrictObject) throws(ScenarioError) -> Policy {
+    var policy = Policy()
+    guard let value = top.value("policy") else { return policy }
+    let object = try StrictObject(value, path: "policy", file: top.file, allowed: policyKeys)
+    if let cancellation = try object.oneOf("cancellation", Policy.Cancellation.self) {
+      policy.cancellation = cancellation
+    }
+    if let minimumLapse = try object.fixedDuration("minimumLapse") {
+      policy.minimumLapse = minimumLapse
+    }
+    if let limit = try object.fixedDuration("billingRetryLimit") {
+      policy.billingRetryLimit = limit
+    }
+    if let stacking = try object.oneOf("nonRenewingStacking", Policy.NonRenewingStacking.self) {
+      policy.nonRenewingStacking = stacking
+    }
+    if let unlock = try object.int("unlockAtStart") {
+      guard unlock >= 0 else { throw object.fail("unlockAtStart", "must be 0 or more") }
+      policy.unlockAtStart = unlock
+    }
+    if let profile = try object.string("sandboxProfile") {
+      switch profile {
+      case "guide": policy.sandboxProfile = .guide
+      case "testFlight": policy.sandboxProfile = .testFlight
+      default:
+        guard let rate = SandboxProfile.RenewalRate(rawValue: profile) else {
+          let rates = SandboxProfile.RenewalRate.allCases.map { "\"\($0.rawValue)\"" }
+          throw object.fail(
+            "sandboxProfile",
+            "\"\(profile)\" is not one of \"guide\", \"testFlight\", \(rates.joined(separator: ", "))"
+          )
+        }
+        policy.sandboxProfile = .renewalRate(rate)
+      }
+    }
+    if let scales = try object.bool("scalesSandboxWindows") {
+      policy.scalesSandboxWindows = scales
+    }
+    return policy
+  }
+
+  private static func catalog(_ top: StrictObject) throws(ScenarioError) -> ProductCatalog {
+    var products: [Product] = []
+    var seen = Set<String>()
+    for (value, path) in try top.array("products") ?? [] {
+      let object = try StrictObject(
+        value, path: path, file: top.file, allowed: ["id", "type", "duration", "entitlement"])
+      let id = try object.requiredString("id")
+      guard seen.insert(id).inserted else { throw object.fail("id", "\"\(id)\" is listed twice") }
+      guard let type = try object.oneOf("type", ProductType.self) else {
+        throw object.fail("type", "required")
+      }
+      var duration: CalendarPeriod?
+      if let text = try object.string("duration") {
+        do { duration = try CalendarPeriod(iso8601: text) } catch {
+          throw object.fail("duration", error.description)
+        }
+      }
+      if type == .nonRenewing, duration == nil {
+        throw object.fail("duration", "required for a nonRenewing product")
+      }
+      products.append(
+        Product(
+          id: ProductID(id), type: type, duration: duration,
+          entitlement: try object.string("entitlement").map(EntitlementID.init(rawValue:))))
+    }
+    return ProductCatalog(products)
+  }
+
+  private static func releases(_ top: StrictObject) throws(ScenarioError) -> [Release] {
+    try (top.array("releases") ?? []).map { value, path throws(ScenarioError) in
+      let object = try StrictObject(
+        value, path: path, file: top.file, allowed: ["id", "date", "entitlement"])
+      guard let date = try object.instant("date") else { throw object.fail("date", "required") }
+      return Release(
+        id: ReleaseID(try object.requiredString("id")), date: date,
+        entitlement: try object.string("entitlement").map(EntitlementID.init(rawValue:)))
+    }
+  }
+
+  private static func check(_ value: JSONValue, path: String, file: String) throws(ScenarioError)
+    -> ScenarioCheck
+  {
+    let object = try StrictObject(value, path: path, file: file, allowed: checkKeys)
+    var check = ScenarioCheck()
+    check.entitlement = try object.string("entitlement").map(EntitlementID.init(rawValue:))
+    check.periods = try object.array("periods")?.map { value, path throws(ScenarioError) in
+      try interval(value, path: path, file: file, extra: [])
+    }
+    check.lapses = try object.array("lapses")?.map { value, path throws(ScenarioError) in
+      let lapse = try StrictObject(
+        value, path: path, file: file, allowed: ["start", "end", "cause"])
+      return ScenarioCheck.ExpectedLapse(
+        interval: try interval(value, path: path, file: file, extra: ["cause"]),
+        cause: try lapse.oneOf("cause", LapseCause.self))
+    }
+    check.at = try object.instant("at")
+    check.state = try object.oneOf("state", SubscriptionState.self)
+    check.entitled = try object.bool("entitled")
+    check.expiresAt = try object.instant("expiresAt")
+    check.retryEndsAt = try object.instant("retryEndsAt")
+    check.gracePeriodEndsAt = try object.instant("gracePeriodEndsAt")
+    check.reason = try object.oneOf("reason", ExpirationReason.self)
+    check.willRenew = try object.bool("willRenew")
+    check.nextProductID = try object.string("nextProductId").map(ProductID.init(rawValue:))
+    check.readable = try object.array("readable")?.map { value, path throws(ScenarioError) in
+      guard case .string(let id) = value else {
+        throw ScenarioError(
+          file: file, path: path, message: "expected a release id, found \(value.kindDescription)")
+      }
+      return ReleaseID(id)
+    }
+    check.diagnostics = try object.int("diagnostics")
+    let needsAt: [(String, Bool)] = [
+      ("state", check.state != nil), ("entitled", check.entitled != nil),
+      ("expiresAt", check.expiresAt != nil), ("retryEndsAt", check.retryEndsAt != nil),
+      ("gracePeriodEndsAt", check.gracePeriodEndsAt != nil), ("reason", check.reason != nil),
+      ("willRenew", check.willRenew != nil), ("nextProductId", check.nextProductID != nil),
+    ]
+    if check.at == nil, let (key, _) = needsAt.first(where: \.1) {
+      throw object.fail(key, "needs \"at\": the instant it is checked at")
+    }
+    return check
+  }
+
+  private static func interval(
+    _ value: JSONValue, path: String, file: String, extra: Set<String>
+  ) throws(ScenarioError) -> Interval {
+    let object = try StrictObject(
+      value, path: path, file: file, allowed: Set(["start", "end"]).union(extra))
+    guard let start = try object.instant("start") else { throw object.fail("start", "required") }
+    guard object.members["end"] != nil else {
+      throw object.fail("end", "required (null for a period that never ends)")
+    }
+    let end = try object.instant("end") ?? .distantFuture
+    return Interval(start: start, end: end)
+  }
+}

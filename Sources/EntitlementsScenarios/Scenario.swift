@@ -1,0 +1,56 @@
+import Entitlements
+
+/// A scenario file: a customer's history and what the engine must answer about it
+/// (SCENARIOS.md). Product teams write them; ``ScenarioRunner`` checks them.
+///
+/// Read strictly (it is written by people): unknown keys, wrong types and unreadable dates are
+/// ``ScenarioError``s naming the file and the key path. The pasted `receipt` and
+/// `notifications` are Apple's documents and read tolerantly, their problems counted as
+/// diagnostics.
+///
+/// Optional fields beyond SCENARIOS.md (documented in Scenarios/README.md):
+/// `policy.unlockAtStart`, `policy.sandboxProfile`, `policy.scalesSandboxWindows`,
+/// `notifications` (server notification bodies, v1 or v2), `end: null` in `periods` for a
+/// period that never ends, and the check key `nextProductId`.
+///
+/// ```swift
+/// let scenario = try Scenario(json: bytes, file: "Scenarios/guide-table-5-1.json")
+/// let result = ScenarioRunner.run(scenario)
+/// result.passed  // true
+/// ```
+public struct Scenario: Hashable, Sendable {
+  /// The file it was read from, as given.
+  public var file: String
+  /// `name`: one line, shown in reports.
+  public var name: String
+  /// `notes`.
+  public var notes: String?
+  /// `environment`; production by default, or the pasted receipt's.
+  public var environment: Environment
+  /// `policy`.
+  public var policy: Policy
+  /// `products`.
+  public var catalog: ProductCatalog
+  /// `releases`.
+  public var releases: [Release]
+  /// Everything the scenario says about purchases: `receipt`, `transactions`,
+  /// `pendingRenewalInfo` and `notifications`, folded.
+  public var record: SubscriberRecord
+  /// `expect`.
+  public var checks: [ScenarioCheck]
+
+  /// The input of the evaluation.
+  public var history: PurchaseHistory {
+    var history = record.history
+    history.environment = environment
+    return history
+  }
+
+  /// The evaluation the checks are compared with.
+  public func evaluate() -> Evaluation {
+    Evaluator(catalog: catalog, policy: policy).evaluate(history)
+  }
+
+  /// Problems found in the pasted Apple documents (counted by the `diagnostics` check).
+  public var readingDiagnostics: [Diagnostic] { record.readingDiagnostics }
+}

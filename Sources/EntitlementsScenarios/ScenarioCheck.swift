@@ -1,0 +1,62 @@
+import Entitlements
+
+/// One object of a scenario's `expect` list: every key present is compared, absent keys are
+/// not checked (SCENARIOS.md, "Checks").
+///
+/// ```swift
+/// // { "at": "2017-05-10", "state": "expired", "entitled": false }
+/// check.at     // 2017-05-10T00:00:00Z
+/// check.state  // .expired
+/// ```
+public struct ScenarioCheck: Hashable, Sendable {
+  /// An expected lapse: its interval and, when given, its cause.
+  public struct ExpectedLapse: Hashable, Sendable {
+    /// The gap.
+    public var interval: Interval
+    /// The cause, compared only when given.
+    public var cause: LapseCause?
+
+    /// Creates an expected lapse.
+    ///
+    /// - Parameters:
+    ///   - interval: The gap.
+    ///   - cause: The cause, if checked.
+    public init(interval: Interval, cause: LapseCause? = nil) {
+      self.interval = interval
+      self.cause = cause
+    }
+  }
+
+  /// `entitlement`: which entitlement; may be left out when there is one.
+  public var entitlement: EntitlementID?
+  /// `periods`: the exact list of active periods (`end: null` for forever: our addition).
+  public var periods: [Interval]?
+  /// `lapses`: the exact list of lapses.
+  public var lapses: [ExpectedLapse]?
+  /// `at`: the instant for the keys below.
+  public var at: Instant?
+  /// `state`.
+  public var state: SubscriptionState?
+  /// `entitled`.
+  public var entitled: Bool?
+  /// `expiresAt`: current expiry (state `active`).
+  public var expiresAt: Instant?
+  /// `retryEndsAt`: end of the billing-retry window.
+  public var retryEndsAt: Instant?
+  /// `gracePeriodEndsAt`: end of the grace period.
+  public var gracePeriodEndsAt: Instant?
+  /// `reason`: why it expired (`refund` when revoked).
+  public var reason: ExpirationReason?
+  /// `willRenew`.
+  public var willRenew: Bool?
+  /// `nextProductId` (our addition): the product of the next renewal, `auto_renew_product_id`
+  /// of the last period (a pending downgrade shows here).
+  public var nextProductID: ProductID?
+  /// `readable`: ids of the releases readable as of `at` (the end of time without it).
+  public var readable: [ReleaseID]?
+  /// `diagnostics`: how many input problems the engine reported.
+  public var diagnostics: Int?
+
+  /// An empty check; set the keys to compare.
+  public init() {}
+}

@@ -1,0 +1,119 @@
+import Entitlements
+
+/// Evaluates a scenario and compares every check with the answer (SCENARIOS.md, "Checks").
+///
+/// ```swift
+/// let result = ScenarioRunner.run(try Scenario(json: bytes, file: name))
+/// result.failures.map(\.line)  // [] when it passes
+/// ```
+public enum ScenarioRunner {
+  /// Runs one scenario.
+  ///
+  /// - Parameter scenario: The scenario.
+  /// - Returns: Its result.
+  public static func run(_ scenario: Scenario) -> ScenarioResult {
+    let evaluation = scenario.evaluate()
+    var failures: [ScenarioResult.Failure] = []
+    for (index, check) in scenario.checks.enumerated() {
+      failures += compare(check, index: index, evaluation: evaluation, scenario: scenario)
+    }
+    return ScenarioResult(
+      file: scenario.file, name: scenario.name, checkCount: scenario.checks.count,
+      failures: failures)
+  }
+
+  static func compare(
+    _ check: ScenarioCheck, index: Int, evaluation: Evaluation, scenario: Scenario
+  ) -> [ScenarioResult.Failure] {
+    var failures: [ScenarioResult.Failure] = []
+    func expect(_ key: String, _ expected: String?, _ actual: String) {
+      guard let expected, expected != actual else { return }
+      failures.append(.init(check: index, key: key, expected: expected, actual: actual))
+    }
+    if let diagnostics = check.diagnostics {
+      let actual = evaluation.diagnostics.count + scenario.readingDiagnostics.count
+      expect("diagnostics", String(diagnostics), String(actual))
+    }
+    let needsEntitlement =
+      check.periods != nil || check.lapses != nil || check.at != nil || check.readable != nil
+    guard needsEntitlement else { return failures }
+    let entitlement: EntitlementEvaluation
+    if let id = check.entitlement {
+      guard let found = evaluation[id] else {
+        let known = evaluation.entitlements.map(\.id.rawValue).joined(separator: ", ")
+        return failures + [
+          .init(
+            check: index, key: "entitlement", expected: id.rawValue,
+            actual: known.isEmpty ? "no entitlement" : "only \(known)")
+        ]
+      }
+      entitlement = found
+    } else {
+      guard evaluation.entitlements.count == 1, let only = evaluation.entitlements.first else {
+        let known = evaluation.entitlements.map(\.id.rawValue).joined(separator: ", ")
+        return failures + [
+          .init(
+            check: index, key: "entitlement", expected: "one entitlement (or name one)",
+            actual: known.isEmpty ? "none" : known)
+        ]
+      }
+      entitlement = only
+    }
+    expect("periods", check.periods.map(describe), describe(entitlement.periods.map(\.interval)))
+    if let lapses = check.lapses {
+      // Causes are compared only where the scenario gives one.
+      let actual = entitlement.lapses.enumerated().map { position, lapse in
+        ScenarioCheck.ExpectedLapse(
+          interval: lapse.interval,
+          cause: position < lapses.count && lapses[position].cause == nil ? nil : lapse.cause)
+      }
+      expect("lapses", describe(lapses), describe(actual))
+    }
+    if let at = check.at {
+      let status = entitlement.status(at: at)
+      expect("state", check.state?.rawValue, status.state.rawValue)
+      expect("entitled", check.entitled.map(String.init), String(status.isEntitled))
+      expect("expiresAt", check.expiresAt.map(describe), status.expiresAt.map(describe) ?? "none")
+      expect(
+        "retryEndsAt", check.retryEndsAt.map(describe),
+        status.retryEndsAt.map(describe) ?? "none")
+      expect(
+        "gracePeriodEndsAt", check.gracePeriodEndsAt.map(describe),
+        status.gracePeriodEndsAt.map(describe) ?? "none")
+      expect("reason", check.reason?.rawValue, status.reason?.rawValue ?? "none")
+      expect(
+        "willRenew", check.willRenew.map(String.init),
+        status.willRenew.map(String.init) ?? "unknown")
+      var nextProduct: ProductID?
+      if case .active(let active) = status { nextProduct = active.nextProductID }
+      expect("nextProductId", check.nextProductID?.rawValue, nextProduct?.rawValue ?? "none")
+    }
+    if let readable = check.readable {
+      let actual = entitlement.readableReleases(scenario.releases, asOf: check.at)
+        .map(\.release.id.rawValue)
+      expect(
+        "readable", describe(readable.map(\.rawValue).sorted()), describe(actual.sorted()))
+    }
+    return failures
+  }
+
+  static func describe(_ instant: Instant) -> String {
+    instant.isDistantFuture ? "never" : instant.description
+  }
+
+  static func describe(_ intervals: [Interval]) -> String {
+    "["
+      + intervals.map { "\(describe($0.start)) – \(describe($0.end))" }
+      .joined(separator: ", ") + "]"
+  }
+
+  static func describe(_ lapses: [ScenarioCheck.ExpectedLapse]) -> String {
+    "["
+      + lapses.map { lapse in
+        "\(describe(lapse.interval.start)) – \(describe(lapse.interval.end))"
+          + (lapse.cause.map { " (\($0.rawValue))" } ?? "")
+      }.joined(separator: ", ") + "]"
+  }
+
+  static func describe(_ ids: [String]) -> String { "[" + ids.joined(separator: ", ") + "]" }
+}

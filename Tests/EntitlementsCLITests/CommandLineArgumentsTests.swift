@@ -1,0 +1,83 @@
+import Entitlements
+import EntitlementsCLI
+import Testing
+
+@Suite("The argument parser of entitlements")
+struct CommandLineArgumentsTests {
+  struct Good: CustomTestStringConvertible, Sendable {
+    var arguments: [String]
+    var command: Command
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  static let good: [Good] = [
+    .init(arguments: ["check"], command: .check(paths: [])),
+    .init(
+      arguments: ["check", "a.json", "Scenarios/"],
+      command: .check(paths: ["a.json", "Scenarios/"])),
+    .init(
+      arguments: ["check", "--", "--odd-name.json"], command: .check(paths: ["--odd-name.json"])),
+    .init(
+      arguments: ["explain", "r.json"], command: .explain(file: "r.json", at: nil, json: false)),
+    .init(
+      arguments: ["explain", "--json", "r.json", "--at", "2017-05-10"],
+      command: .explain(
+        file: "r.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), json: true)),
+    .init(
+      arguments: ["timeline", "s.json", "--svg", "out.svg", "--at", "1494374400000"],
+      command: .timeline(
+        file: "s.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), svg: "out.svg")),
+    .init(arguments: ["--help"], command: .help(subcommand: nil)),
+    .init(arguments: ["help", "explain"], command: .help(subcommand: "explain")),
+    .init(arguments: ["check", "--help"], command: .help(subcommand: "check")),
+    .init(arguments: ["timeline", "-h"], command: .help(subcommand: "timeline")),
+  ]
+
+  @Test(arguments: good)
+  func parses(_ test: Good) throws {
+    #expect(try CommandLineArguments.parse(test.arguments) == test.command)
+  }
+
+  struct Bad: CustomTestStringConvertible, Sendable {
+    var arguments: [String]
+    var message: String
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  static let bad: [Bad] = [
+    .init(arguments: [], message: "no subcommand: expected one of check, explain, timeline"),
+    .init(
+      arguments: ["chek"],
+      message: "unknown subcommand 'chek': expected one of check, explain, timeline"),
+    .init(arguments: ["check", "--json"], message: "unknown option '--json' for check"),
+    .init(arguments: ["check", "--at", "2017-01-01"], message: "unknown option '--at' for check"),
+    .init(arguments: ["explain"], message: "explain needs a FILE"),
+    .init(arguments: ["explain", "a", "b"], message: "explain takes one FILE"),
+    .init(arguments: ["explain", "a", "--at"], message: "--at needs an instant"),
+    .init(
+      arguments: ["explain", "a", "--at", "yesterday"], message: "--at: \"yesterday\" is not a date"
+    ),
+    .init(arguments: ["timeline", "a"], message: "timeline needs --svg OUT.svg"),
+    .init(arguments: ["timeline", "a", "--svg"], message: "--svg needs a file name"),
+    .init(
+      arguments: ["explain", "a", "--svg", "x"], message: "unknown option '--svg' for explain"),
+  ]
+
+  @Test(arguments: bad)
+  func refuses(_ test: Bad) {
+    do {
+      let command = try CommandLineArguments.parse(test.arguments)
+      Issue.record("parsed as \(command)")
+    } catch {
+      #expect(error.message.hasPrefix(test.message), "\(error.message)")
+      #expect(error.description.contains("usage: entitlements"))
+    }
+  }
+
+  @Test(arguments: [nil, "check", "explain", "timeline"] as [String?])
+  func everySubcommandHasHelp(_ subcommand: String?) {
+    let help = CommandLineArguments.help(subcommand)
+    #expect(help.contains(CommandLineArguments.usage(subcommand)))
+    #expect(help.contains("Exit status") || subcommand == nil)
+  }
+}

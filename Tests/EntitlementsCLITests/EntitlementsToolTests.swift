@@ -1,0 +1,186 @@
+import Entitlements
+import EntitlementsCLI
+import EntitlementsScenarios
+import Foundation
+import Testing
+
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func path(_ relative: String) -> String {
+  repositoryRoot.appendingPathComponent(relative).path
+}
+
+@Suite("The entitlements command")
+struct EntitlementsToolTests {
+  static let table51 = path("Scenarios/guide-table-5-1-magazine-voluntary-lapse.json")
+  static let may10 = Instant(millisecondsSince1970: 1_494_374_400_000)
+
+  @Test func checkRunsTheShippedScenarios() {
+    let run = EntitlementsTool.run(["check", path("Scenarios")])
+    #expect(run.status == 0, "\(run.output)\(run.errors)")
+    let lines = run.output.split(separator: "\n")
+    #expect(lines.last?.hasSuffix("passed, 0 failed") == true)
+    #expect(lines.dropLast().allSatisfy { $0.hasPrefix("PASS  ") })
+  }
+
+  @Test func explainJSONHasTheDocumentedShape() throws {
+    let run = EntitlementsTool.run(["explain", Self.table51, "--json", "--at", "2017-05-10"])
+    #expect(run.status == 0, "\(run.errors)")
+    let value = try JSONValue(parsing: Array(run.output.utf8))
+    guard case .object(let top) = value else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(top.keys.sorted() == ["at", "diagnostics", "entitlements", "purchaseEvents"])
+    #expect(value["at"] == .string("2017-05-10T00:00:00Z"))
+    guard case .array(let entitlements) = value["entitlements"], let magazine = entitlements.first,
+      case .object(let fields) = magazine
+    else {
+      Issue.record("no entitlement")
+      return
+    }
+    #expect(
+      fields.keys.sorted() == [
+        "continuousSubscriptionStart", "id", "lapses", "periods", "readable", "status", "windows",
+      ])
+    #expect(magazine["id"] == .string("magazine"))
+    #expect(magazine["status"]?["state"] == .string("expired"))
+    #expect(magazine["status"]?["entitled"] == .bool(false))
+    #expect(magazine["status"]?["expiredAt"] == .string("2017-04-20T08:00:00Z"))
+    guard case .object(let status) = magazine["status"] else { return }
+    #expect(
+      status.keys.sorted() == [
+        "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextProductId", "productId",
+        "reason", "retryEndsAt", "state", "transactionId", "willRenew",
+      ])
+    guard case .array(let readable) = magazine["readable"] else { return }
+    #expect(readable.map { $0["id"] } == ["2017-02", "2017-03", "2017-04"].map { .string($0) })
+    #expect(readable.first?["reason"] == .string("unlockedAtStart"))
+    guard case .array(let lapses) = magazine["lapses"] else { return }
+    #expect(lapses.first?["start"] == .string("2017-04-20T08:00:00Z"))
+    #expect(lapses.first?["cause"] == .string("unknown"))
+    // Same input, same bytes.
+    #expect(
+      EntitlementsTool.run(["explain", Self.table51, "--json", "--at", "2017-05-10"]).output
+        == run.output)
+  }
+
+  @Test func explainTextForAPastedReceipt() {
+    let run = EntitlementsTool.run(
+      [
+        "explain",
+        path("../shared/fixtures/verifyreceipt_v1/dollabill-apple__bought_non_consumable.json"),
+        "--at", "2020-11-13T01:46:37Z",
+      ])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.output.contains("status: expired (voluntary, since 2020-11-13T01:34:30Z)"))
+    #expect(run.output.contains("nonconsumable_test"))
+  }
+
+  @Test func timelineWritesAnSVG() throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).svg").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run([
+      "timeline", Self.table51, "--at", "2017-05-10", "--svg", output,
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(svg.hasPrefix("<svg"))
+    #expect(svg.contains("lapse: unknown"))
+    // Releases Feb–Jul: May is drawn as not readable (a cross), the others filled.
+    #expect(svg.components(separatedBy: "fill=\"#3a9d5d\"/>").count - 1 >= 3)
+    #expect(svg.contains(">2017-05</text>"))
+  }
+
+  @Test func unreadableInputExitsWithTwo() {
+    let missing = EntitlementsTool.run(["explain", "/nonexistent/file.json"])
+    #expect(missing.status == 2)
+    #expect(missing.errors.hasPrefix("/nonexistent/file.json: cannot read"))
+    let usage = EntitlementsTool.run(["explain"])
+    #expect(usage.status == 2)
+    #expect(usage.errors.contains("usage: entitlements explain FILE"))
+  }
+}
+
+/// The built tool, run as a process: output and exit codes end to end.
+@Suite("entitlements, end to end")
+struct EndToEndTests {
+  static var executable: URL? {
+    // Tests run from .build/<triple>/debug/…xctest; the tool sits beside it.
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent("entitlements")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory.deleteLastPathComponent()
+    }
+    return nil
+  }
+
+  static func run(_ arguments: [String], in folder: URL = repositoryRoot) throws -> (
+    String, String, Int32
+  ) {
+    let executable = try #require(Self.executable, "build the entitlements product first")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+      String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self),
+      process.terminationStatus
+    )
+  }
+
+  @Test func checkWithNoArgumentRunsScenariosAndExitsZero() throws {
+    let (output, _, status) = try Self.run(["check"])
+    #expect(status == 0)
+    #expect(output.split(separator: "\n").last?.hasSuffix(" passed, 0 failed") == true)
+  }
+
+  @Test func aChangedExpectationFailsWithADiffAndExitsOne() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("scenarios-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let original = try String(
+      contentsOfFile: path("Scenarios/billing-retry-exhausted-exactly-at-day-60.json"),
+      encoding: .utf8)
+    let changed = original.replacingOccurrences(
+      of: "\"billingRetryExhausted\"", with: "\"voluntary\"")
+    #expect(changed != original)
+    try changed.write(
+      to: folder.appendingPathComponent("changed.json"), atomically: true, encoding: .utf8)
+    let (output, _, status) = try Self.run(["check", folder.path])
+    #expect(status == 1)
+    #expect(output.contains("expect[1].reason: expected voluntary, got billingRetryExhausted"))
+    #expect(output.hasSuffix("0 passed, 1 failed\n"))
+  }
+
+  @Test func aMalformedFileNamesTheFileAndTheProblemAndExitsTwo() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("scenarios-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try #"{"name": "typo", "expectd": []}"#.write(
+      to: folder.appendingPathComponent("typo.json"), atomically: true, encoding: .utf8)
+    let (output, _, status) = try Self.run(["check", folder.path])
+    #expect(status == 2)
+    #expect(output.contains("typo.json: expectd: unknown key"))
+  }
+
+  @Test func badUsageGoesToStandardErrorWithTwo() throws {
+    let (output, errors, status) = try Self.run(["frobnicate"])
+    #expect(status == 2)
+    #expect(output.isEmpty)
+    #expect(errors.hasPrefix("error: unknown subcommand 'frobnicate'"))
+  }
+}

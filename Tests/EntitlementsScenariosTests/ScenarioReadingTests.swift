@@ -1,0 +1,132 @@
+import Entitlements
+import EntitlementsScenarios
+import Testing
+
+@Suite("Scenario files are read strictly")
+struct ScenarioReadingTests {
+  struct Bad: CustomTestStringConvertible, Sendable {
+    var name: String
+    var json: String
+    var error: String
+    var testDescription: String { name }
+  }
+
+  static let bad: [Bad] = [
+    .init(
+      name: "typo at the top", json: #"{"name": "x", "expectd": []}"#,
+      error: #"f.json: expectd: unknown key (did you mean "expect"?)"#),
+    .init(name: "no expect", json: #"{"name": "x"}"#, error: "f.json: expect: required"),
+    .init(name: "no name", json: #"{"expect": []}"#, error: "f.json: name: required"),
+    .init(
+      name: "typo in a check",
+      json: #"{"name": "x", "expect": [{"at": "2017-01-01", "stat": "active"}]}"#,
+      error: #"f.json: expect[0].stat: unknown key (did you mean "state"?)"#),
+    .init(
+      name: "state without at", json: #"{"name": "x", "expect": [{"state": "active"}]}"#,
+      error: #"f.json: expect[0].state: needs "at": the instant it is checked at"#),
+    .init(
+      name: "unknown state",
+      json: #"{"name": "x", "expect": [{"at": "2017-01-01", "state": "on"}]}"#,
+      error:
+        #"f.json: expect[0].state: "on" is not one of "active", "gracePeriod", "billingRetry", "expired", "revoked", "notSubscribed""#
+    ),
+    .init(
+      name: "impossible date", json: #"{"name": "x", "expect": [{"at": "2017-02-30"}]}"#,
+      error: "f.json: expect[0].at: \"2017-02-30\" is not a date"),
+    .init(
+      name: "typo in a transaction",
+      json:
+        #"{"name": "x", "transactions": [{"product_id": "p", "transaction_id": "1", "purchase_dat": "2017-01-01"}], "expect": []}"#,
+      error: #"f.json: transactions[0].purchase_dat: unknown key (did you mean "purchase_date"?)"#),
+    .init(
+      name: "unreadable transaction date",
+      json:
+        #"{"name": "x", "transactions": [{"product_id": "p", "transaction_id": "1", "purchase_date": "soon"}], "expect": []}"#,
+      error: "f.json: transactions[0].purchase_date: \"soon\" is not a date"),
+    .init(
+      name: "transaction without id",
+      json: #"{"name": "x", "transactions": [{"product_id": "p"}], "expect": []}"#,
+      error: "f.json: transactions[0].transaction_id: missing"),
+    .init(
+      name: "non-renewing without duration",
+      json: #"{"name": "x", "products": [{"id": "p", "type": "nonRenewing"}], "expect": []}"#,
+      error: "f.json: products[0].duration: required for a nonRenewing product"),
+    .init(
+      name: "duration in months for a fixed length",
+      json: #"{"name": "x", "policy": {"billingRetryLimit": "P2M"}, "expect": []}"#,
+      error: "f.json: policy.billingRetryLimit: \"P2M\" is not a fixed length"),
+    .init(
+      name: "period without end",
+      json: #"{"name": "x", "expect": [{"periods": [{"start": "2017-01-01"}]}]}"#,
+      error: "f.json: expect[0].periods[0].end: required (null for a period that never ends)"),
+    .init(
+      name: "wrong type", json: #"{"name": 7, "expect": []}"#,
+      error: "f.json: name: expected a string, found a number"),
+    .init(
+      name: "not JSON", json: #"{"name": "x",}"#,
+      error: "f.json: not JSON: at byte 13: expected a member name in quotes"),
+    .init(
+      name: "product listed twice",
+      json:
+        #"{"name": "x", "products": [{"id": "p", "type": "consumable"}, {"id": "p", "type": "consumable"}], "expect": []}"#,
+      error: #"f.json: products[1].id: "p" is listed twice"#),
+  ]
+
+  @Test(arguments: bad)
+  func badFilesNameTheFileThePathAndTheProblem(_ test: Bad) {
+    do {
+      _ = try Scenario(json: Array(test.json.utf8), file: "f.json")
+      Issue.record("accepted \(test.json)")
+    } catch {
+      #expect(error.description.hasPrefix(test.error), "\(error)")
+    }
+  }
+
+  @Test func pastedAppleDocumentsAreReadTolerantly() throws {
+    let json = #"""
+      {"name": "pasted", "products": [{"id": "m", "type": "autoRenewable"}],
+       "receipt": {"status": 0, "unknown_apple_field": 1, "receipt": {"in_app": [
+         {"product_id": "m", "transaction_id": "1", "purchase_date_ms": "1487577600000",
+          "expires_date_ms": "1490000000000", "is_trial_period": "maybe"}]}},
+       "expect": [{"diagnostics": 1}]}
+      """#
+    let scenario = try Scenario(json: Array(json.utf8), file: "f.json")
+    #expect(
+      scenario.readingDiagnostics.map(\.field) == ["receipt.receipt.in_app[0].is_trial_period"])
+    #expect(ScenarioRunner.run(scenario).passed)
+  }
+
+  @Test func aFailingCheckReportsExpectedAndActual() throws {
+    let json = #"""
+      {"name": "wrong", "transactions": [{"product_id": "m", "transaction_id": "1",
+         "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "expect": [{"at": "2017-01-15", "state": "expired", "entitled": false},
+                  {"periods": [{"start": "2017-01-01", "end": null}]}]}
+      """#
+    let result = ScenarioRunner.run(try Scenario(json: Array(json.utf8), file: "f.json"))
+    #expect(
+      result.failures.map(\.line) == [
+        "expect[0].state: expected expired, got active",
+        "expect[0].entitled: expected false, got true",
+        "expect[1].periods: expected [2017-01-01T00:00:00Z – never], got "
+          + "[2017-01-01T00:00:00Z – 2017-02-01T00:00:00Z]",
+      ])
+  }
+
+  @Test func aCheckWithoutEntitlementNeedsExactlyOne() throws {
+    let json = #"""
+      {"name": "two", "transactions": [
+         {"product_id": "a", "transaction_id": "1", "purchase_date": "2017-01-01", "expires_date": "2017-02-01"},
+         {"product_id": "b", "transaction_id": "2", "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "expect": [{"at": "2017-01-15", "state": "active"},
+                  {"entitlement": "2", "at": "2017-01-15", "state": "active"},
+                  {"entitlement": "9", "at": "2017-01-15", "state": "active"}]}
+      """#
+    let result = ScenarioRunner.run(try Scenario(json: Array(json.utf8), file: "f.json"))
+    #expect(
+      result.failures.map(\.line) == [
+        "expect[0].entitlement: expected one entitlement (or name one), got 1, 2",
+        "expect[2].entitlement: expected 9, got only 1, 2",
+      ])
+  }
+}
