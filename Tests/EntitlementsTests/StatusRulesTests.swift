@@ -191,3 +191,34 @@ struct StatusRulesTests {
     #expect(evaluation.coverage.first?.entry.inAppOwnershipType == .familyShared)
   }
 }
+
+@Suite("Refunds never add access")
+struct RefundNeverAddsAccessTests {
+  @Test func refundingTheNewPlanDoesNotGiveTheOldPlanBack() throws {
+    let upgraded = sub("1", "2020-01-01", "2020-12-31", product: "yearly", upgraded: true)
+    let newPlan = sub("2", "2020-03-01", "2020-04-01")
+    let before = try evaluateOne([upgraded, newPlan])
+    let after = try evaluateOne([
+      upgraded, sub("2", "2020-03-01", "2020-04-01", cancelled: "2020-03-10"),
+    ])
+    #expect(before.isEntitled(at: instant("2020-06-01")) == false)
+    #expect(after.isEntitled(at: instant("2020-06-01")) == false)
+    #expect(after.coverage.first?.interval == interval("2020-01-01", "2020-03-01"))
+  }
+
+  @Test func graceDoesNotApplyBeforeALaterRefundedPurchase() throws {
+    let grace = RenewalInfo(
+      originalTransactionID: "1", isInBillingRetryPeriod: true,
+      gracePeriodExpiresDate: instant("2020-03-01"))
+    let entries = [sub("1", "2020-01-01", "2020-02-01"), sub("2", "2020-02-20", "2020-03-20")]
+    let before = try evaluateOne(entries, renewalInfo: [grace])
+    #expect(before.isEntitled(at: instant("2020-02-10")) == false)
+    let refunded = try evaluateOne(
+      [entries[0], sub("2", "2020-02-20", "2020-03-20", cancelled: "2020-02-25")],
+      renewalInfo: [grace])
+    #expect(
+      refunded.status(at: instant("2020-02-10"))
+        == .expired(expiredAt: instant("2020-02-01"), reason: .unknown))
+    #expect(refunded.status(at: instant("2020-02-21")).state == .revoked)
+  }
+}

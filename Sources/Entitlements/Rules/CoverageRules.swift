@@ -7,14 +7,16 @@
 /// - A refund (`cancellation_date` without `is_upgraded`) voids the entry or ends it at the
 ///   cancellation (policy `cancellation`).
 /// - An upgrade ends the entry at its `cancellation_date`, or, without one, where the first
-///   other entry of the entitlement that begins inside it begins.
+///   other entry of the entitlement that begins inside it begins (refunded or not).
 enum CoverageRules {
   static func coverage(
     of entries: [ClassifiedEntry], policy: Policy, diagnostics: inout [Diagnostic]
   ) -> [EntryCoverage] {
-    // Entries arrive in canonical order (by purchase date, then transaction id).
+    // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
+    // entries count as upgrade successors: the old plan was upgraded even if the new plan was
+    // refunded later, so a refund never gives the old plan back (DESIGN.md).
     let starts = entries.compactMap { item -> (Instant, TransactionID)? in
-      guard let purchase = item.entry.purchaseDate, !item.entry.isRefunded else { return nil }
+      guard let purchase = item.entry.purchaseDate, item.type != nil else { return nil }
       return (purchase, item.entry.transactionID)
     }
     var result: [EntryCoverage] = []
@@ -117,7 +119,7 @@ enum CoverageRules {
     return make(natural, .covers)
   }
 
-  /// The earliest start of another non-refunded entry inside `interval`, by binary search.
+  /// The earliest start of another entry inside `interval`, by binary search.
   private static func firstStart(
     in interval: Interval, excluding transaction: TransactionID,
     starts: [(Instant, TransactionID)]

@@ -4,8 +4,9 @@
 /// 2. `revoked`: the latest purchase at or before it was refunded;
 /// 3. `notSubscribed`: no purchase at or before it;
 ///
-/// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; after the
-/// last period, from its renewal info:
+/// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; before a
+/// later purchase that covers nothing, `expired` with reason `unknown`; after the last period
+/// and the last purchase, from its renewal info:
 ///
 /// 4. `gracePeriod`: before `grace_period_expires_date`;
 /// 5. `billingRetry`: `is_in_billing_retry_period` and before E + `billingRetryLimit`;
@@ -39,6 +40,11 @@ enum StatusRules {
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
       return .expired(expiredAt: expiry, reason: reason(for: evaluation.lapses[ended].cause))
+    }
+    // Renewal info describes the time after the last purchase. Before a later purchase that
+    // covers nothing (refunded, invalid), the instant is in a gap it does not describe.
+    if latest < purchases.count - 1 {
+      return .expired(expiredAt: expiry, reason: .unknown)
     }
     let info = evaluation.renewalInfo
     let retryEnd = expiry + evaluation.billingRetryLimit
