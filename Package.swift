@@ -8,12 +8,15 @@ let package = Package(
   products: [
     .library(name: "Entitlements", targets: ["Entitlements"]),
     .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
+    .library(name: "EntitlementsTesting", targets: ["EntitlementsTesting"]),
     .executable(name: "entitlements", targets: ["entitlements"]),
   ],
   targets: [
     .target(name: "Entitlements", swiftSettings: strict),
     .target(
       name: "EntitlementsScenarios", dependencies: ["Entitlements"], swiftSettings: strict),
+    .target(
+      name: "EntitlementsTesting", dependencies: ["Entitlements"], swiftSettings: strict),
     .target(
       name: "EntitlementsCLI", dependencies: ["Entitlements", "EntitlementsScenarios"],
       swiftSettings: strict),
@@ -28,6 +31,9 @@ let package = Package(
     ),
     .testTarget(
       name: "EntitlementsScenariosTests", dependencies: ["EntitlementsScenarios"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "EntitlementsPropertyTests", dependencies: ["Entitlements", "EntitlementsTesting"],
       swiftSettings: strict),
     .testTarget(
       name: "EntitlementsCLITests", dependencies: ["EntitlementsCLI", "EntitlementsScenarios"],
