@@ -23,6 +23,9 @@ let package = Package(
     .executableTarget(
       name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),
     .executableTarget(
+      name: "entitlements-bench", dependencies: ["Entitlements", "EntitlementsTesting"],
+      swiftSettings: strict),
+    .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
     .testTarget(
       name: "EntitlementsTests",

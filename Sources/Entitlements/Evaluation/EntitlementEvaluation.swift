@@ -35,19 +35,18 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// Policy `unlockAtStart` (SPEC §8).
   public var unlockAtStart: Int
 
-  /// Every purchase of the entitlement with a purchase date, sorted by it.
-  var purchases: [ReceiptEntry]
-  var coverageByTransaction: [TransactionID: EntryCoverage]
+  /// Where each period's coverage sits (indices into ``coverage``, which is in purchase order).
+  var layout: PeriodRules.Layout
 
   init(
-    id: EntitlementID, coverage: [EntryCoverage], periods: [ActivePeriod], lapses: [Lapse],
+    id: EntitlementID, coverage: [EntryCoverage], layout: PeriodRules.Layout, lapses: [Lapse],
     windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
-    diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int,
-    purchases: [ReceiptEntry]
+    diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int
   ) {
     self.id = id
     self.coverage = coverage
-    self.periods = periods
+    self.periods = layout.periods
+    self.layout = layout
     self.lapses = lapses
     self.windows = windows
     self.renewalInfo = renewalInfo
@@ -55,10 +54,6 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     self.diagnostics = diagnostics
     self.billingRetryLimit = billingRetryLimit
     self.unlockAtStart = unlockAtStart
-    self.purchases = purchases
-    var byTransaction: [TransactionID: EntryCoverage] = [:]
-    for item in coverage { byTransaction[item.entry.transactionID] = item }
-    self.coverageByTransaction = byTransaction
   }
 
   /// The status at an instant: one of the six states of SPEC §5, with its dates and reason.

@@ -43,26 +43,51 @@ public struct Evaluator: Sendable {
 
     var purchaseEvents: [PurchaseEvent] = []
     var groups: [EntitlementID: (entries: [ClassifiedEntry], diagnostics: [Diagnostic])] = [:]
-    var knownSubscriptions = Set<OriginalTransactionID>()
+    // Runs of one product and one entitlement are the norm: remember the last of each.
+    var lastProduct: Product?
+    var currentID: EntitlementID?
+    var current: (entries: [ClassifiedEntry], diagnostics: [Diagnostic]) = ([], [])
     for entry in entries {
-      knownSubscriptions.insert(entry.originalTransactionID)
       var entryDiagnostics: [Diagnostic] = []
-      let item = ProductClassification.classify(
-        entry, catalog: catalog, diagnostics: &entryDiagnostics)
+      let item: ClassifiedEntry
+      if let product = lastProduct, product.id == entry.productID {
+        item = ClassifiedEntry(
+          entry: entry, type: product.type, entitlement: product.entitlement,
+          duration: product.duration)
+      } else {
+        item = ProductClassification.classify(
+          entry, catalog: catalog, diagnostics: &entryDiagnostics)
+        lastProduct = catalog[entry.productID]
+      }
       guard let type = item.type, type != .consumable else {
         diagnostics += entryDiagnostics
         purchaseEvents.append(PurchaseEvent(entry: entry, productType: item.type))
         continue
       }
-      groups[item.entitlement, default: ([], [])].entries.append(item)
-      groups[item.entitlement, default: ([], [])].diagnostics += entryDiagnostics
+      if item.entitlement != currentID {
+        if let currentID { groups[currentID] = current }
+        currentID = item.entitlement
+        current = groups.removeValue(forKey: item.entitlement) ?? ([], [])
+      }
+      current.entries.append(item)
+      current.diagnostics += entryDiagnostics
     }
-    for subscription in renewalInfo.keys.sorted() where !knownSubscriptions.contains(subscription) {
-      diagnostics.append(
-        Diagnostic(
-          .renewalInfoWithoutEntries, originalTransactionID: subscription,
-          field: "original_transaction_id",
-          message: "renewal info matches no receipt entry; it describes nothing evaluated"))
+    if let currentID { groups[currentID] = current }
+    if !renewalInfo.isEmpty {
+      var knownSubscriptions = Set<OriginalTransactionID>()
+      var previous: OriginalTransactionID?
+      for entry in entries where entry.originalTransactionID != previous {
+        knownSubscriptions.insert(entry.originalTransactionID)
+        previous = entry.originalTransactionID
+      }
+      for subscription in renewalInfo.keys.sorted()
+      where !knownSubscriptions.contains(subscription) {
+        diagnostics.append(
+          Diagnostic(
+            .renewalInfoWithoutEntries, originalTransactionID: subscription,
+            field: "original_transaction_id",
+            message: "renewal info matches no receipt entry; it describes nothing evaluated"))
+      }
     }
 
     let entitlements = groups.keys.sorted().map { id -> EntitlementEvaluation in
@@ -84,30 +109,32 @@ public struct Evaluator: Sendable {
   ) -> EntitlementEvaluation {
     var diagnostics = diagnostics
     let coverage = CoverageRules.coverage(of: entries, policy: policy, diagnostics: &diagnostics)
-    let periods = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
-    let byTransaction = Dictionary(
-      coverage.map { ($0.entry.transactionID, $0) }, uniquingKeysWith: { first, _ in first })
-    let durations = Dictionary(
-      entries.map { ($0.entry.transactionID, $0.duration) }, uniquingKeysWith: { first, _ in first }
-    )
-    let lengths = periods.map { period in
+    // coverage[i] is entries[i]: every entry of an entitlement has one coverage record.
+    let layout = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
+    let periods = layout.periods
+    let lengths = layout.last.map { index in
       windowLengths(
-        endingWith: byTransaction[period.lastTransactionID]?.entry,
-        duration: durations[period.lastTransactionID] ?? nil, environment: history.environment)
+        endingWith: coverage[index].entry, duration: entries[index].duration,
+        environment: history.environment)
     }
-    let subscriptions = Set(entries.map(\.entry.originalTransactionID))
-    let lapses = LapseRules.lapses(
-      between: periods, coverage: coverage, renewalInfo: renewalInfo,
-      recoveries: history.billingRecoveries.filter {
+    let recoveries: [BillingRecovery]
+    if history.billingRecoveries.isEmpty {
+      recoveries = []
+    } else {
+      let subscriptions = Set(entries.map(\.entry.originalTransactionID))
+      recoveries = history.billingRecoveries.filter {
         subscriptions.contains($0.originalTransactionID)
-      },
+      }
+    }
+    let lapses = LapseRules.lapses(
+      between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
       retryLimits: lengths.map(\.billingRetry))
-    let lastInfo = periods.last
-      .flatMap { byTransaction[$0.lastTransactionID] }
-      .flatMap { renewalInfo[$0.entry.originalTransactionID] }
+    let lastInfo = layout.last.last.flatMap {
+      renewalInfo[coverage[$0].entry.originalTransactionID]
+    }
     let windows = periods.indices.compactMap { index -> RenewalWindows? in
       let period = periods[index]
-      guard byTransaction[period.lastTransactionID]?.productType == .autoRenewable,
+      guard coverage[layout.last[index]].productType == .autoRenewable,
         !period.interval.end.isDistantFuture
       else { return nil }
       let isLast = index == periods.count - 1
@@ -116,26 +143,25 @@ public struct Evaluator: Sendable {
         gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil)
     }
     return EntitlementEvaluation(
-      id: id, coverage: coverage, periods: periods, lapses: lapses, windows: windows,
+      id: id, coverage: coverage, layout: layout, lapses: lapses, windows: windows,
       renewalInfo: lastInfo,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),
       diagnostics: diagnostics.sorted(),
       billingRetryLimit: lengths.last?.billingRetry ?? policy.billingRetryLimit,
-      unlockAtStart: policy.unlockAtStart,
-      purchases: entries.map(\.entry).filter { $0.purchaseDate != nil })
+      unlockAtStart: policy.unlockAtStart)
   }
 
   /// The window lengths after a period: production ones, or in the sandbox scaled by the ratio
   /// of the product that ends the period (its catalog duration, else the duration its observed
   /// length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
   private func windowLengths(
-    endingWith entry: ReceiptEntry?, duration: CalendarPeriod?, environment: Environment
+    endingWith entry: ReceiptEntry, duration: CalendarPeriod?, environment: Environment
   ) -> WindowLengths {
     let production = WindowLengths(billingRetryLimit: policy.billingRetryLimit)
     guard environment == .sandbox, policy.scalesSandboxWindows else { return production }
     var duration = duration
-    if duration == nil, let purchase = entry?.purchaseDate, let expires = entry?.expiresDate,
+    if duration == nil, let purchase = entry.purchaseDate, let expires = entry.expiresDate,
       case .recognized(let observed) = policy.sandboxProfile.productionDuration(
         forObserved: expires - purchase)
     {

@@ -15,14 +15,17 @@ enum CoverageRules {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
     // refunded later, so a refund never gives the old plan back (DESIGN.md).
-    let starts = entries.compactMap { item -> (Instant, TransactionID)? in
-      guard let purchase = item.entry.purchaseDate, item.type != nil else { return nil }
-      return (purchase, item.entry.transactionID)
+    var starts: [(Instant, Int)] = []
+    starts.reserveCapacity(entries.count)
+    for (index, item) in entries.enumerated() {
+      if let purchase = item.entry.purchaseDate, item.type != nil {
+        starts.append((purchase, index))
+      }
     }
     var result: [EntryCoverage] = []
     result.reserveCapacity(entries.count)
     var stackEnd = Instant.distantPast
-    for item in entries {
+    for (position, item) in entries.enumerated() {
       guard let type = item.type else { continue }
       let entry = item.entry
       guard let purchase = entry.purchaseDate else {
@@ -73,7 +76,8 @@ enum CoverageRules {
         natural = Interval(start: purchase, end: .distantFuture)
       }
       let coverage = cut(
-        natural, item: item, type: type, policy: policy, starts: starts, &diagnostics)
+        natural, item: item, position: position, type: type, policy: policy, starts: starts,
+        &diagnostics)
       if type == .nonRenewing, let interval = coverage.interval {
         stackEnd = max(stackEnd, interval.end)
       }
@@ -84,8 +88,8 @@ enum CoverageRules {
 
   /// Applies refunds and upgrades to an entry's natural coverage.
   private static func cut(
-    _ natural: Interval, item: ClassifiedEntry, type: ProductType, policy: Policy,
-    starts: [(Instant, TransactionID)], _ diagnostics: inout [Diagnostic]
+    _ natural: Interval, item: ClassifiedEntry, position: Int, type: ProductType, policy: Policy,
+    starts: [(Instant, Int)], _ diagnostics: inout [Diagnostic]
   ) -> EntryCoverage {
     let entry = item.entry
     func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> EntryCoverage {
@@ -107,7 +111,7 @@ enum CoverageRules {
       let end = max(natural.start, min(natural.end, cancellation))
       return make(Interval(start: natural.start, end: end), .endedByUpgrade(at: end))
     }
-    if let successor = firstStart(in: natural, excluding: entry.transactionID, starts: starts) {
+    if let successor = firstStart(in: natural, excluding: position, starts: starts) {
       return make(Interval(start: natural.start, end: successor), .endedByUpgrade(at: successor))
     }
     diagnostics.append(
@@ -121,8 +125,7 @@ enum CoverageRules {
 
   /// The earliest start of another entry inside `interval`, by binary search.
   private static func firstStart(
-    in interval: Interval, excluding transaction: TransactionID,
-    starts: [(Instant, TransactionID)]
+    in interval: Interval, excluding position: Int, starts: [(Instant, Int)]
   ) -> Instant? {
     var low = 0
     var high = starts.count
@@ -131,7 +134,7 @@ enum CoverageRules {
       if starts[middle].0 < interval.start { low = middle + 1 } else { high = middle }
     }
     while low < starts.count, starts[low].0 < interval.end {
-      if starts[low].1 != transaction { return starts[low].0 }
+      if starts[low].1 != position { return starts[low].0 }
       low += 1
     }
     return nil

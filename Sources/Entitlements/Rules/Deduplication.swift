@@ -14,6 +14,8 @@ enum Deduplication {
   static func deduplicate(_ entries: [ReceiptEntry]) -> (
     entries: [ReceiptEntry], diagnostics: [Diagnostic]
   ) {
+    // The common case, unique records: no record is moved into a dictionary.
+    if isUnique(entries) { return (canonicallySorted(entries), []) }
     var diagnostics: [Diagnostic] = []
     var byTransaction: [TransactionID: ReceiptEntry] = [:]
     byTransaction.reserveCapacity(entries.count)
@@ -41,8 +43,36 @@ enum Deduplication {
       }
     }
     result.append(contentsOf: byOrderLine.values)
-    result.sort(by: canonicallyPrecedes)
-    return (result, diagnostics)
+    return (canonicallySorted(result), diagnostics)
+  }
+
+  /// Whether no two records share a transaction id or a subscription order line.
+  private static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
+    var transactions = Set<TransactionID>(minimumCapacity: entries.count)
+    var orderLines = Set<WebOrderLineItemID>()
+    for entry in entries {
+      guard transactions.insert(entry.transactionID).inserted else { return false }
+      if entry.expiresDate != nil, let key = entry.webOrderLineItemID, !key.rawValue.isEmpty,
+        key.rawValue != "0"
+      {
+        guard orderLines.insert(key).inserted else { return false }
+      }
+    }
+    return true
+  }
+
+  /// The entries in canonical order: returned as they are when already sorted (the usual
+  /// case), else sorted through an index array so that the large records move once.
+  static func canonicallySorted(_ entries: [ReceiptEntry]) -> [ReceiptEntry] {
+    var sorted = true
+    for index in entries.indices.dropFirst()
+    where canonicallyPrecedes(entries[index], entries[index - 1]) {
+      sorted = false
+      break
+    }
+    if sorted { return entries }
+    let order = entries.indices.sorted { canonicallyPrecedes(entries[$0], entries[$1]) }
+    return order.map { entries[$0] }
   }
 
   /// The record to keep of two records of one purchase.

@@ -14,14 +14,32 @@ enum LapseRules {
     retryLimits: [FixedDuration]
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
+    // Refunded spans sorted by start, with the running maximum of their ends: "does any
+    // refunded span meet this gap" is then one binary search.
     let refunded = coverage.compactMap { item -> Interval? in
       item.entry.isRefunded ? item.naturalInterval : nil
+    }.sorted { $0.start < $1.start }
+    var furthestEnd: [Instant] = []
+    furthestEnd.reserveCapacity(refunded.count)
+    for interval in refunded {
+      furthestEnd.append(max(furthestEnd.last ?? .distantPast, interval.end))
     }
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
+    var current: (OriginalTransactionID, Instant)?
     for item in coverage {
       guard let interval = item.interval else { continue }
       let key = item.entry.originalTransactionID
-      lastEndBySubscription[key] = max(lastEndBySubscription[key] ?? .distantPast, interval.end)
+      if let (subscription, end) = current, subscription == key {
+        current = (key, max(end, interval.end))
+        continue
+      }
+      if let (subscription, end) = current {
+        lastEndBySubscription[subscription] = max(lastEndBySubscription[subscription] ?? end, end)
+      }
+      current = (key, interval.end)
+    }
+    if let (subscription, end) = current {
+      lastEndBySubscription[subscription] = max(lastEndBySubscription[subscription] ?? end, end)
     }
     var endingHere: [Instant: [OriginalTransactionID]] = [:]
     for (subscription, end) in lastEndBySubscription {
@@ -33,25 +51,39 @@ enum LapseRules {
       let next = periods[index + 1]
       let gap = Interval(start: previous.interval.end, end: next.interval.start)
       let infos = (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
+      let startingBefore = firstIndex(in: refunded.count) { refunded[$0].start >= gap.end }
+      let refundMeetsGap = startingBefore > 0 && furthestEnd[startingBefore - 1] > gap.start
+      let firstRecovery = firstIndex(in: recoveryInstants.count) {
+        recoveryInstants[$0] > gap.start
+      }
+      let recoveryEndsGap =
+        firstRecovery < recoveryInstants.count && recoveryInstants[firstRecovery] <= gap.end
       return Lapse(
         interval: gap,
         cause: cause(
-          of: gap, refunded: refunded, infos: infos, recoveries: recoveryInstants,
+          of: gap, refundMeetsGap: refundMeetsGap, infos: infos, recoveryEndsGap: recoveryEndsGap,
           billingRetryLimit: retryLimits[index]))
     }
   }
 
+  /// The first index in `0..<count` where a predicate that is false then true becomes true.
+  private static func firstIndex(in count: Int, where predicate: (Int) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if predicate(middle) { high = middle } else { low = middle + 1 }
+    }
+    return low
+  }
+
   private static func cause(
-    of gap: Interval, refunded: [Interval], infos: [RenewalInfo], recoveries: [Instant],
+    of gap: Interval, refundMeetsGap: Bool, infos: [RenewalInfo], recoveryEndsGap: Bool,
     billingRetryLimit: FixedDuration
   ) -> LapseCause {
-    if refunded.contains(where: { $0.intersection(gap) != nil }) { return .refund }
+    if refundMeetsGap { return .refund }
     let couldBeRecovery = gap.length < billingRetryLimit
-    if couldBeRecovery,
-      recoveries.contains(where: { $0 > gap.start && $0 <= gap.end })
-    {
-      return .billingError
-    }
+    if couldBeRecovery, recoveryEndsGap { return .billingError }
     let causes = infos.map(cause(from:))
     for candidate in [LapseCause.billingError, .priceIncrease, .voluntary]
     where causes.contains(candidate) {

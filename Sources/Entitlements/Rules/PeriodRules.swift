@@ -3,50 +3,75 @@
 /// Intervals that overlap or touch merge (a renewal starting exactly at the previous expiry
 /// leaves no lapse; a 1 ms gap does). Gaps shorter than policy `minimumLapse` are merged away.
 ///
-/// - Complexity: O(n log n) for n entries.
+/// - Complexity: O(n) for coverage already in order of start (the usual case), else
+///   O(n log n).
 enum PeriodRules {
-  static func periods(of coverage: [EntryCoverage], minimumLapse: FixedDuration)
-    -> [ActivePeriod]
-  {
-    let covered =
-      coverage
-      .compactMap { item in item.interval.map { (interval: $0, entry: item.entry) } }
-      .sorted { a, b in
-        a.interval.start != b.interval.start
-          ? a.interval.start < b.interval.start
-          : Deduplication.canonicallyPrecedes(a.entry, b.entry)
-      }
+  /// The periods, and where each period's coverage sits: `order` lists coverage indices by
+  /// start, `ranges[k]` is period k's slice of it, `last[k]` the coverage index that ends it.
+  struct Layout: Hashable, Sendable {
     var periods: [ActivePeriod] = []
-    var index = 0
-    while index < covered.count {
-      let first = covered[index]
-      var end = first.interval.end
-      var lastEntry = first.entry
+    var order: [Int] = []
+    var ranges: [Range<Int>] = []
+    var last: [Int] = []
+  }
+
+  static func periods(of coverage: [EntryCoverage], minimumLapse: FixedDuration) -> Layout {
+    var order: [Int] = []
+    order.reserveCapacity(coverage.count)
+    var inOrder = true
+    var previousStart = Instant.distantPast
+    for (index, item) in coverage.enumerated() {
+      guard let interval = item.interval else { continue }
+      if interval.start < previousStart { inOrder = false }
+      previousStart = interval.start
+      order.append(index)
+    }
+    // Coverage is in canonical order; ties on start keep it (the index order).
+    if !inOrder {
+      order.sort { a, b in
+        let left = coverage[a].interval?.start ?? .distantPast
+        let right = coverage[b].interval?.start ?? .distantPast
+        return left != right ? left < right : a < b
+      }
+    }
+    var layout = Layout()
+    layout.order = order
+    var position = 0
+    while position < order.count {
+      let firstIndex = order[position]
+      guard let first = coverage[firstIndex].interval else { break }
+      let rangeStart = position
+      var end = first.end
+      var lastIndex = firstIndex
       var members: [TransactionID] = []
       var trial = false
       var intro = false
-      while index < covered.count {
-        let item = covered[index]
-        let gapAllowed = end < .distantFuture && item.interval.start - end < minimumLapse
-        guard item.interval.start <= end || gapAllowed else { break }
-        if item.interval.start == first.interval.start {
-          trial = trial || item.entry.isTrialPeriod
-          intro = intro || item.entry.isInIntroOfferPeriod
+      while position < order.count {
+        let index = order[position]
+        guard let interval = coverage[index].interval else { break }
+        let gapAllowed = end < .distantFuture && interval.start - end < minimumLapse
+        guard interval.start <= end || gapAllowed else { break }
+        let entry = coverage[index].entry
+        if interval.start == first.start {
+          trial = trial || entry.isTrialPeriod
+          intro = intro || entry.isInIntroOfferPeriod
         }
-        if item.interval.end >= end {
-          end = item.interval.end
-          lastEntry = item.entry
+        if interval.end >= end {
+          end = interval.end
+          lastIndex = index
         }
-        members.append(item.entry.transactionID)
-        index += 1
+        members.append(entry.transactionID)
+        position += 1
       }
-      periods.append(
+      layout.periods.append(
         ActivePeriod(
-          interval: Interval(start: first.interval.start, end: end),
-          start: periods.isEmpty ? .firstPurchase : .restart,
-          transactionIDs: members, lastTransactionID: lastEntry.transactionID,
+          interval: Interval(start: first.start, end: end),
+          start: layout.periods.isEmpty ? .firstPurchase : .restart,
+          transactionIDs: members, lastTransactionID: coverage[lastIndex].entry.transactionID,
           beganWithTrial: trial, beganWithIntroOffer: intro))
+      layout.ranges.append(rangeStart..<position)
+      layout.last.append(lastIndex)
     }
-    return periods
+    return layout
   }
 }

@@ -19,18 +19,18 @@ enum StatusRules {
     if let started, periods[started].interval.contains(instant) {
       return .active(activeStatus(at: instant, periodIndex: started, of: evaluation))
     }
-    let purchases = evaluation.purchases
+    // Coverage is in purchase order, entries without a purchase date first.
+    let coverage = evaluation.coverage
     guard
       let latest = lastIndex(
-        in: purchases, atOrBefore: instant, by: { $0.purchaseDate ?? .distantPast })
+        in: coverage, atOrBefore: instant, by: { $0.entry.purchaseDate ?? .distantPast }),
+      let latestDate = coverage[latest].entry.purchaseDate
     else {
       return .notSubscribed
     }
     var first = latest
-    while first > 0, purchases[first - 1].purchaseDate == purchases[latest].purchaseDate {
-      first -= 1
-    }
-    let latestGroup = purchases[first...latest]
+    while first > 0, coverage[first - 1].entry.purchaseDate == latestDate { first -= 1 }
+    let latestGroup = coverage[first...latest].map(\.entry)
     if latestGroup.allSatisfy(\.isRefunded),
       let refunded = latestGroup.first, let revokedAt = refunded.cancellationDate
     {
@@ -43,7 +43,7 @@ enum StatusRules {
     }
     // Renewal info describes the time after the last purchase. Before a later purchase that
     // covers nothing (refunded, invalid), the instant is in a gap it does not describe.
-    if latest < purchases.count - 1 {
+    if latest < coverage.count - 1 {
       return .expired(expiredAt: expiry, reason: .unknown)
     }
     let info = evaluation.renewalInfo
@@ -63,25 +63,18 @@ enum StatusRules {
     at instant: Instant, periodIndex: Int, of evaluation: EntitlementEvaluation
   ) -> ActiveStatus {
     let period = evaluation.periods[periodIndex]
-    var giving: EntryCoverage?
-    for transaction in period.transactionIDs {
-      guard let item = evaluation.coverageByTransaction[transaction],
-        let interval = item.interval, interval.contains(instant)
-      else { continue }
-      if let current = giving,
-        !Deduplication.canonicallyPrecedes(current.entry, item.entry)
-      {
-        continue
-      }
-      giving = item
+    let layout = evaluation.layout
+    // The entry giving access: the latest-purchased one covering the instant (coverage
+    // indices are in purchase order). A period merged by minimumLapse may have instants no
+    // entry covers: then its last entry.
+    var giving = -1
+    for index in layout.order[layout.ranges[periodIndex]] where index > giving {
+      if evaluation.coverage[index].interval?.contains(instant) == true { giving = index }
     }
-    // A merged period (minimumLapse) may have instants no entry covers: report its last entry.
-    let entry =
-      giving ?? evaluation.coverageByTransaction[period.lastTransactionID]
-      ?? evaluation.coverage[0]
+    let last = evaluation.coverage[layout.last[periodIndex]]
+    let entry = giving >= 0 ? evaluation.coverage[giving] : last
     let isLast = periodIndex == evaluation.periods.count - 1
-    let endsAutoRenewing =
-      evaluation.coverageByTransaction[period.lastTransactionID]?.productType == .autoRenewable
+    let endsAutoRenewing = last.productType == .autoRenewable
     let offer: ActiveStatus.Offer? =
       entry.entry.isTrialPeriod
       ? .freeTrial : entry.entry.isInIntroOfferPeriod ? .introductory : nil

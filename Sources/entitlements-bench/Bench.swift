@@ -1,0 +1,128 @@
+// The benchmark (issue: performance). Release build:
+//   swift run -c release entitlements-bench           full run (a few minutes)
+//   swift run -c release entitlements-bench --quick   smoke run (seconds)
+// Inputs are seeded; each figure is the median of several timed runs after a warm-up.
+
+import Entitlements
+import EntitlementsTesting
+import Foundation
+
+func seconds(_ block: () -> Void) -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  block()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Median seconds of `runs` timed runs after one warm-up.
+func median(runs: Int, _ block: () -> Void) -> Double {
+  block()
+  let times = (0..<runs).map { _ in seconds(block) }.sorted()
+  return times[times.count / 2]
+}
+
+func format(_ value: Double) -> String {
+  if value >= 1e6 { return String(format: "%.1f M", value / 1e6) }
+  if value >= 1e3 { return String(format: "%.1f k", value / 1e3) }
+  return String(format: "%.1f", value)
+}
+
+@main
+enum Bench {
+  static func main() {
+    let quick = CommandLine.arguments.contains("--quick")
+    let runs = quick ? 3 : 7
+
+    var sink = 0
+    let evaluator = Evaluator(catalog: Inputs.catalog)
+    let probe = Instant(millisecondsSince1970: 1_600_000_000_000)
+
+    print("entitlements-bench\(quick ? " --quick" : ""): median of \(runs) runs after a warm-up")
+    print("")
+    print("(a) core: evaluate in-memory entries (periods, lapses, windows, status)")
+    print("    n           order      time/eval     entries/s")
+    var coreTimes: [Int: Double] = [:]
+    for n in quick ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000] {
+      let sorted = Inputs.entries(count: n, seed: 1)
+      var random = SeededRandom(seed: 2)
+      let shuffled = random.shuffled(sorted)
+      for (name, entries) in [("sorted", sorted), ("shuffled", shuffled)] {
+        let repeats = max(1, 200_000 / n)
+        let history = PurchaseHistory(entries: entries)
+        let time =
+          median(runs: runs) {
+            for _ in 0..<repeats {
+              let evaluation = evaluator.evaluate(history)
+              sink &+= evaluation.entitlements.first?.status(at: probe).isEntitled == true ? 1 : 0
+            }
+          } / Double(repeats)
+        if name == "sorted" { coreTimes[n] = time }
+        print(
+          "    \(String(n).padding(toLength: 11, withPad: " ", startingAt: 0)) "
+            + "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+            + "\(String(format: "%10.3f ms", time * 1000))  \(format(Double(n) / time))")
+      }
+    }
+    if let small = coreTimes[100_000], let large = coreTimes[1_000_000] {
+      print(String(format: "    t(1 000 000) / t(100 000) = %.1f", large / small))
+    }
+
+    print("")
+    print(
+      "(b) end to end: verifyReceipt bytes -> full evaluation (periods, status, readable releases)")
+    let document = Inputs.verifyReceiptJSON(entries: 500, seed: 3)
+    let data = Data(document)
+    let releases = Inputs.releases(count: 500)
+    let megabytes = Double(document.count) / 1e6
+    let baselineTime =
+      median(runs: runs) {
+        for _ in 0..<20 { sink &+= Baseline.decode(data) }
+      } / 20
+    let ourTime =
+      median(runs: runs) {
+        for _ in 0..<20 {
+          guard let response = try? VerifyReceiptResponse(json: document) else { continue }
+          let evaluation = Evaluator(catalog: Inputs.catalog).evaluate(response.history)
+          if let premium = evaluation.entitlements.first {
+            sink &+= premium.status(at: probe).isEntitled ? 1 : 0
+            sink &+= premium.readableReleases(releases).count
+          }
+        }
+      } / 20
+    print(String(format: "    document: %d entries, %.0f KB", 500, Double(document.count) / 1000))
+    print(
+      String(
+        format: "    JSONDecoder (decode only)  %8.3f ms  %7.1f MB/s  %@ entries/s",
+        baselineTime * 1000,
+        megabytes / baselineTime, format(500 / baselineTime)))
+    print(
+      String(
+        format: "    entitlements (read+eval)   %8.3f ms  %7.1f MB/s  %@ entries/s", ourTime * 1000,
+        megabytes / ourTime, format(500 / ourTime)))
+    print(String(format: "    ratio: %.1fx the baseline", baselineTime / ourTime))
+
+    print("")
+    let subscribers = quick ? 20_000 : 1_000_000
+    print("(c) batch: \(subscribers) subscribers x 24 entries, one core, generated one at a time")
+    let template = Inputs.entries(count: 24, seed: 4)
+    let batchTime = median(runs: runs) {
+      for subscriber in 0..<subscribers {
+        // Each subscriber's history: the template shifted by a per-subscriber offset.
+        let offset = FixedDuration.minutes(Int64(subscriber % 10_000))
+        var entries = template
+        for index in entries.indices {
+          entries[index].purchaseDate = entries[index].purchaseDate.map { $0 + offset }
+          entries[index].expiresDate = entries[index].expiresDate.map { $0 + offset }
+        }
+        let evaluation = evaluator.evaluate(PurchaseHistory(entries: entries))
+        sink &+= evaluation.entitlements.first?.status(at: probe).isEntitled == true ? 1 : 0
+      }
+    }
+    print(
+      String(
+        format: "    %.2f s  (%@ subscribers/s, %@ entries/s)", batchTime,
+        format(Double(subscribers) / batchTime), format(Double(subscribers * 24) / batchTime)))
+    print("")
+    print("(checksum \(sink))")
+
+  }
+}
