@@ -49,11 +49,12 @@ enum Deduplication {
   /// Whether no two records share a transaction id or a subscription order line.
   private static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
     var transactions = Set<TransactionID>(minimumCapacity: entries.count)
-    var orderLines = Set<WebOrderLineItemID>()
-    for entry in entries {
-      guard transactions.insert(entry.transactionID).inserted else { return false }
-      if entry.expiresDate != nil, let key = entry.webOrderLineItemID, !key.rawValue.isEmpty,
-        key.rawValue != "0"
+    var orderLines = Set<WebOrderLineItemID>(minimumCapacity: entries.count)
+    // Index loops read single fields; `for entry in entries` would copy every record.
+    for index in entries.indices {
+      guard transactions.insert(entries[index].transactionID).inserted else { return false }
+      if entries[index].expiresDate != nil, let key = entries[index].webOrderLineItemID,
+        !key.rawValue.isEmpty, key.rawValue != "0"
       {
         guard orderLines.insert(key).inserted else { return false }
       }
@@ -65,14 +66,26 @@ enum Deduplication {
   /// case), else sorted through an index array so that the large records move once.
   static func canonicallySorted(_ entries: [ReceiptEntry]) -> [ReceiptEntry] {
     var sorted = true
-    for index in entries.indices.dropFirst()
-    where canonicallyPrecedes(entries[index], entries[index - 1]) {
-      sorted = false
-      break
+    var previous = Instant.distantPast
+    for index in entries.indices {
+      let purchase = entries[index].purchaseDate ?? .distantPast
+      if purchase < previous
+        || (purchase == previous && index > 0
+          && canonicallyPrecedes(entries[index], entries[index - 1]))
+      {
+        sorted = false
+        break
+      }
+      previous = purchase
     }
     if sorted { return entries }
-    let order = entries.indices.sorted { canonicallyPrecedes(entries[$0], entries[$1]) }
-    return order.map { entries[$0] }
+    // Sort small keys, not records; ties on the purchase date fall back to the full order.
+    var keys = entries.indices.map { (entries[$0].purchaseDate ?? .distantPast, $0) }
+    keys.sort { a, b in
+      if a.0 != b.0 { return a.0 < b.0 }
+      return canonicallyPrecedes(entries[a.1], entries[b.1])
+    }
+    return keys.map { entries[$0.1] }
   }
 
   /// The record to keep of two records of one purchase.

@@ -26,9 +26,9 @@ enum LapseRules {
     }
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
     var current: (OriginalTransactionID, Instant)?
-    for item in coverage {
-      guard let interval = item.interval else { continue }
-      let key = item.entry.originalTransactionID
+    for index in coverage.indices {
+      guard let interval = coverage[index].interval else { continue }
+      let key = coverage[index].entry.originalTransactionID
       if let (subscription, end) = current, subscription == key {
         current = (key, max(end, interval.end))
         continue

@@ -20,8 +20,8 @@ enum PeriodRules {
     order.reserveCapacity(coverage.count)
     var inOrder = true
     var previousStart = Instant.distantPast
-    for (index, item) in coverage.enumerated() {
-      guard let interval = item.interval else { continue }
+    for index in coverage.indices {
+      guard let interval = coverage[index].interval else { continue }
       if interval.start < previousStart { inOrder = false }
       previousStart = interval.start
       order.append(index)
@@ -51,16 +51,15 @@ enum PeriodRules {
         guard let interval = coverage[index].interval else { break }
         let gapAllowed = end < .distantFuture && interval.start - end < minimumLapse
         guard interval.start <= end || gapAllowed else { break }
-        let entry = coverage[index].entry
         if interval.start == first.start {
-          trial = trial || entry.isTrialPeriod
-          intro = intro || entry.isInIntroOfferPeriod
+          trial = trial || coverage[index].entry.isTrialPeriod
+          intro = intro || coverage[index].entry.isInIntroOfferPeriod
         }
         if interval.end >= end {
           end = interval.end
           lastIndex = index
         }
-        members.append(entry.transactionID)
+        members.append(coverage[index].entry.transactionID)
         position += 1
       }
       layout.periods.append(
