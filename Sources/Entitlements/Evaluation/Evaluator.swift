@@ -47,21 +47,21 @@ public struct Evaluator: Sendable {
     var lastProduct: Product?
     var currentID: EntitlementID?
     var current: (entries: [ClassifiedEntry], diagnostics: [Diagnostic]) = ([], [])
-    for entry in entries {
+    for index in entries.indices {
       var entryDiagnostics: [Diagnostic] = []
       let item: ClassifiedEntry
-      if let product = lastProduct, product.id == entry.productID {
+      if let product = lastProduct, product.id == entries[index].productID {
         item = ClassifiedEntry(
-          entry: entry, type: product.type, entitlement: product.entitlement,
+          index: index, type: product.type, entitlement: product.entitlement,
           duration: product.duration)
       } else {
         item = ProductClassification.classify(
-          entry, catalog: catalog, diagnostics: &entryDiagnostics)
-        lastProduct = catalog[entry.productID]
+          entries[index], index: index, catalog: catalog, diagnostics: &entryDiagnostics)
+        lastProduct = catalog[entries[index].productID]
       }
       guard let type = item.type, type != .consumable else {
         diagnostics += entryDiagnostics
-        purchaseEvents.append(PurchaseEvent(entry: entry, productType: item.type))
+        purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: item.type))
         continue
       }
       if item.entitlement != currentID {
@@ -76,9 +76,9 @@ public struct Evaluator: Sendable {
     if !renewalInfo.isEmpty {
       var knownSubscriptions = Set<OriginalTransactionID>()
       var previous: OriginalTransactionID?
-      for entry in entries where entry.originalTransactionID != previous {
-        knownSubscriptions.insert(entry.originalTransactionID)
-        previous = entry.originalTransactionID
+      for index in entries.indices where entries[index].originalTransactionID != previous {
+        knownSubscriptions.insert(entries[index].originalTransactionID)
+        previous = entries[index].originalTransactionID
       }
       for subscription in renewalInfo.keys.sorted()
       where !knownSubscriptions.contains(subscription) {
@@ -93,8 +93,8 @@ public struct Evaluator: Sendable {
     let entitlements = groups.keys.sorted().map { id -> EntitlementEvaluation in
       let group = groups[id] ?? ([], [])
       let evaluation = evaluateEntitlement(
-        id, group.entries, diagnostics: group.diagnostics, renewalInfo: renewalInfo,
-        history: history)
+        id, group.entries, source: entries, diagnostics: group.diagnostics,
+        renewalInfo: renewalInfo, history: history)
       diagnostics += evaluation.diagnostics
       return evaluation
     }
@@ -104,11 +104,13 @@ public struct Evaluator: Sendable {
   }
 
   private func evaluateEntitlement(
-    _ id: EntitlementID, _ entries: [ClassifiedEntry], diagnostics: [Diagnostic],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
+    _ id: EntitlementID, _ entries: [ClassifiedEntry], source: [ReceiptEntry],
+    diagnostics: [Diagnostic], renewalInfo: [OriginalTransactionID: RenewalInfo],
+    history: PurchaseHistory
   ) -> EntitlementEvaluation {
     var diagnostics = diagnostics
-    let coverage = CoverageRules.coverage(of: entries, policy: policy, diagnostics: &diagnostics)
+    let coverage = CoverageRules.coverage(
+      of: entries, in: source, policy: policy, diagnostics: &diagnostics)
     // coverage[i] is entries[i]: every entry of an entitlement has one coverage record.
     let layout = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
     let periods = layout.periods
@@ -121,7 +123,7 @@ public struct Evaluator: Sendable {
     if history.billingRecoveries.isEmpty {
       recoveries = []
     } else {
-      let subscriptions = Set(entries.map(\.entry.originalTransactionID))
+      let subscriptions = Set(coverage.map(\.entry.originalTransactionID))
       recoveries = history.billingRecoveries.filter {
         subscriptions.contains($0.originalTransactionID)
       }

@@ -10,7 +10,8 @@
 ///   other entry of the entitlement that begins inside it begins (refunded or not).
 enum CoverageRules {
   static func coverage(
-    of entries: [ClassifiedEntry], policy: Policy, diagnostics: inout [Diagnostic]
+    of entries: [ClassifiedEntry], in source: [ReceiptEntry], policy: Policy,
+    diagnostics: inout [Diagnostic]
   ) -> [EntryCoverage] {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
@@ -18,7 +19,7 @@ enum CoverageRules {
     var starts: [(Instant, Int)] = []
     starts.reserveCapacity(entries.count)
     for (index, item) in entries.enumerated() {
-      if let purchase = item.entry.purchaseDate, item.type != nil {
+      if let purchase = source[item.index].purchaseDate, item.type != nil {
         starts.append((purchase, index))
       }
     }
@@ -27,11 +28,11 @@ enum CoverageRules {
     var stackEnd = Instant.distantPast
     for (position, item) in entries.enumerated() {
       guard let type = item.type else { continue }
-      let entry = item.entry
+      let entry = source[item.index]
       guard let purchase = entry.purchaseDate else {
         result.append(
           invalid(
-            item, type, .missingPurchaseDate, field: "purchase_date",
+            entry, type, .missingPurchaseDate, field: "purchase_date",
             message: "no purchase_date: the entry covers nothing", &diagnostics))
         continue
       }
@@ -43,7 +44,7 @@ enum CoverageRules {
         guard let expires = entry.expiresDate else {
           result.append(
             invalid(
-              item, type, .missingExpiresDate, field: "expires_date",
+              entry, type, .missingExpiresDate, field: "expires_date",
               message: "an auto-renewable entry without expires_date covers nothing",
               &diagnostics))
           continue
@@ -51,7 +52,7 @@ enum CoverageRules {
         guard expires > purchase else {
           result.append(
             invalid(
-              item, type, .expiresNotAfterPurchase, field: "expires_date",
+              entry, type, .expiresNotAfterPurchase, field: "expires_date",
               message:
                 "expires_date \(expires) is not after purchase_date \(purchase): "
                 + "the entry covers nothing", &diagnostics))
@@ -62,7 +63,7 @@ enum CoverageRules {
         guard let duration = item.duration else {
           result.append(
             invalid(
-              item, type, .missingDuration, field: "product_id",
+              entry, type, .missingDuration, field: "product_id",
               message:
                 "non-renewing product \(entry.productID) has no duration in the catalog: "
                 + "the entry covers nothing", &diagnostics))
@@ -76,7 +77,7 @@ enum CoverageRules {
         natural = Interval(start: purchase, end: .distantFuture)
       }
       let coverage = cut(
-        natural, item: item, position: position, type: type, policy: policy, starts: starts,
+        natural, entry: entry, position: position, type: type, policy: policy, starts: starts,
         &diagnostics)
       if type == .nonRenewing, let interval = coverage.interval {
         stackEnd = max(stackEnd, interval.end)
@@ -88,10 +89,9 @@ enum CoverageRules {
 
   /// Applies refunds and upgrades to an entry's natural coverage.
   private static func cut(
-    _ natural: Interval, item: ClassifiedEntry, position: Int, type: ProductType, policy: Policy,
+    _ natural: Interval, entry: ReceiptEntry, position: Int, type: ProductType, policy: Policy,
     starts: [(Instant, Int)], _ diagnostics: inout [Diagnostic]
   ) -> EntryCoverage {
-    let entry = item.entry
     func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> EntryCoverage {
       EntryCoverage(
         entry: entry, productType: type, interval: interval.flatMap { $0.isEmpty ? nil : $0 },
@@ -141,13 +141,13 @@ enum CoverageRules {
   }
 
   private static func invalid(
-    _ item: ClassifiedEntry, _ type: ProductType, _ kind: Diagnostic.Kind, field: String,
+    _ entry: ReceiptEntry, _ type: ProductType, _ kind: Diagnostic.Kind, field: String,
     message: String, _ diagnostics: inout [Diagnostic]
   ) -> EntryCoverage {
     diagnostics.append(
-      Diagnostic(kind, transactionID: item.entry.transactionID, field: field, message: message))
+      Diagnostic(kind, transactionID: entry.transactionID, field: field, message: message))
     return EntryCoverage(
-      entry: item.entry, productType: type, interval: nil, disposition: .invalid(kind),
+      entry: entry, productType: type, interval: nil, disposition: .invalid(kind),
       naturalInterval: nil)
   }
 }

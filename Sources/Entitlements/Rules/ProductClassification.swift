@@ -1,6 +1,7 @@
-/// An entry with the product type and entitlement it counts for (SPEC §2).
+/// An entry (by its index in the deduplicated entries) with the product type and entitlement
+/// it counts for (SPEC §2). Small on purpose: records are not copied per entitlement.
 struct ClassifiedEntry: Sendable {
-  var entry: ReceiptEntry
+  var index: Int
   /// `nil` when the type cannot be known: no catalog and no `expires_date`.
   var type: ProductType?
   var entitlement: EntitlementID
@@ -19,11 +20,11 @@ struct ClassifiedEntry: Sendable {
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic.
 enum ProductClassification {
   static func classify(
-    _ entry: ReceiptEntry, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
+    _ entry: ReceiptEntry, index: Int, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
   ) -> ClassifiedEntry {
     if let product = catalog[entry.productID] {
       return ClassifiedEntry(
-        entry: entry, type: product.type, entitlement: product.entitlement,
+        index: index, type: product.type, entitlement: product.entitlement,
         duration: product.duration)
     }
     if !catalog.isEmpty {
@@ -36,7 +37,7 @@ enum ProductClassification {
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
     if entry.expiresDate != nil {
-      return ClassifiedEntry(entry: entry, type: .autoRenewable, entitlement: entitlement)
+      return ClassifiedEntry(index: index, type: .autoRenewable, entitlement: entitlement)
     }
     diagnostics.append(
       Diagnostic(
@@ -44,6 +45,6 @@ enum ProductClassification {
         message:
           "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
           + "event, unlocks nothing; list the product in the catalog to grant access"))
-    return ClassifiedEntry(entry: entry, type: nil, entitlement: entitlement)
+    return ClassifiedEntry(index: index, type: nil, entitlement: entitlement)
   }
 }
