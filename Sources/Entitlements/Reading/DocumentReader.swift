@@ -39,6 +39,8 @@ public enum DocumentReader {
         return try read(JWS.payload(of: text), depth: depth + 1)
       }
     }
+    // A regular verifyReceipt response is read straight from the bytes.
+    if let response = FastVerifyReceiptReader.read(bytes) { return response }
     let value: JSONValue
     do { value = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
     return try read(value: value, depth: depth)

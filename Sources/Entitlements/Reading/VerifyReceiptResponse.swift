@@ -53,9 +53,35 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   /// - Parameter json: The response body.
   /// - Throws: ``ReadError`` when the bytes are not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
+    // Regular documents are read straight from the bytes; anything else by the general
+    // reader, which gives the same answer plus the diagnostics.
+    if let fast = FastVerifyReceiptReader.read(json) {
+      self = fast
+      return
+    }
+    try self.init(generalJSON: json)
+  }
+
+  /// Reads with the general reader only (the reference the fast reader is tested against).
+  init(generalJSON json: [UInt8]) throws(ReadError) {
     let value: JSONValue
     do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
     try self.init(value: value)
+  }
+
+  init(
+    status: Int?, environment: Environment?, inApp: [ReceiptEntry],
+    latestReceiptInfo: [ReceiptEntry], renewalInfo: [RenewalInfo], latestReceipt: String?,
+    timestamp: Instant?, diagnostics: [Diagnostic]
+  ) {
+    self.status = status
+    self.environment = environment
+    self.inApp = inApp
+    self.latestReceiptInfo = latestReceiptInfo
+    self.renewalInfo = renewalInfo
+    self.latestReceipt = latestReceipt
+    self.timestamp = timestamp
+    self.diagnostics = diagnostics
   }
 
   /// Reads a response already parsed, such as a scenario's `receipt`.
