@@ -14,6 +14,37 @@ struct FastVerifyReceiptReader {
   /// Thrown internally to give up; never escapes.
   private struct GiveUp: Error {}
 
+  /// The keys the reader knows, matched on bytes so that no key becomes a `String`. The case
+  /// names are Apple's JSON keys, spelt exactly: the table below is made from them.
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  private enum Key: Int, CaseIterable {
+    case status, environment, latest_receipt, receipt, latest_receipt_info
+    case latest_expired_receipt_info, pending_renewal_info, auto_renew_status, expiration_intent
+    case signedPayload, notificationType, notification_type
+    case transaction_id, in_app, receipt_type, receipt_creation_date_ms, receipt_creation_date
+    case request_date_ms, request_date, product_id, original_transaction_id
+    case web_order_line_item_id, quantity, purchase_date_ms, purchase_date
+    case original_purchase_date_ms, original_purchase_date, expires_date_ms, expires_date
+    case expires_date_formatted, cancellation_date_ms, cancellation_date, cancellation_reason
+    case is_trial_period, is_in_intro_offer_period, is_upgraded, in_app_ownership_type
+    case offer_code_ref_name, promotional_offer_id, auto_renew_product_id
+    case is_in_billing_retry_period, grace_period_expires_date_ms, grace_period_expires_date
+    case price_consent_status
+    case unknown
+
+    var bit: UInt64 { 1 << UInt64(rawValue) }
+
+    /// Known keys by byte length.
+    static let byLength: [[(Key, [UInt8])]] = {
+      var table = [[(Key, [UInt8])]](repeating: [], count: 40)
+      for key in allCases where key != .unknown {
+        let bytes = Array("\(key)".utf8)
+        table[bytes.count].append((key, bytes))
+      }
+      return table
+    }()
+  }
+
   static func read(_ document: [UInt8]) -> VerifyReceiptResponse? {
     document.withUnsafeBufferPointer { buffer in
       var reader = FastVerifyReceiptReader(bytes: buffer)
@@ -37,38 +68,44 @@ struct FastVerifyReceiptReader {
     var sawPending = false
     var sawTopRenewalFields = false
     // A key given twice gives up: the general reader keeps the last value, field by field.
-    var seen: Set<String> = []
+    var seen: UInt64 = 0
     try object { reader, key throws(GiveUp) in
-      guard seen.insert(key).inserted else { throw GiveUp() }
+      if key != .unknown {
+        guard seen & key.bit == 0 else { throw GiveUp() }
+        seen |= key.bit
+      }
       switch key {
-      case "status": response.status = try reader.integer()
-      case "environment":
+      case .status: response.status = try reader.integer()
+      case .environment:
         response.environment = Environment(appleName: try reader.string())
-      case "latest_receipt": response.latestReceipt = try reader.string()
-      case "receipt":
-        var seenInReceipt: Set<String> = []
+      case .latest_receipt: response.latestReceipt = try reader.string()
+      case .receipt:
+        var seenInReceipt: UInt64 = 0
         try reader.object { reader, key throws(GiveUp) in
-          guard seenInReceipt.insert(key).inserted else { throw GiveUp() }
+          if key != .unknown {
+            guard seenInReceipt & key.bit == 0 else { throw GiveUp() }
+            seenInReceipt |= key.bit
+          }
           switch key {
-          case "transaction_id": throw GiveUp()  // iOS 6 style
-          case "in_app": response.inApp = try reader.entries()
-          case "receipt_type": receiptType = try reader.string()
-          case "receipt_creation_date_ms": created.milliseconds = try reader.millisecondsString()
-          case "receipt_creation_date": created.text = try reader.string()
-          case "request_date_ms": requested.milliseconds = try reader.millisecondsString()
-          case "request_date": requested.text = try reader.string()
+          case .transaction_id: throw GiveUp()  // iOS 6 style
+          case .in_app: response.inApp = try reader.entries()
+          case .receipt_type: receiptType = try reader.string()
+          case .receipt_creation_date_ms: created.milliseconds = try reader.millisecondsString()
+          case .receipt_creation_date: created.text = try reader.rawString(allowSlashEscape: false)
+          case .request_date_ms: requested.milliseconds = try reader.millisecondsString()
+          case .request_date: requested.text = try reader.rawString(allowSlashEscape: false)
           default: try reader.skipValue(depth: 2)
           }
         }
-      case "latest_receipt_info": response.latestReceiptInfo = try reader.entries()
-      case "latest_expired_receipt_info": throw GiveUp()
-      case "pending_renewal_info":
+      case .latest_receipt_info: response.latestReceiptInfo = try reader.entries()
+      case .latest_expired_receipt_info: throw GiveUp()
+      case .pending_renewal_info:
         sawPending = true
         response.renewalInfo = try reader.renewalInfos()
-      case "auto_renew_status", "expiration_intent":
+      case .auto_renew_status, .expiration_intent:
         sawTopRenewalFields = true
         try reader.skipValue(depth: 1)
-      case "signedPayload", "notificationType", "notification_type":
+      case .signedPayload, .notificationType, .notification_type:
         throw GiveUp()  // not a verifyReceipt response (DocumentReader's order)
       default: try reader.skipValue(depth: 1)
       }
@@ -77,14 +114,14 @@ struct FastVerifyReceiptReader {
     guard index == bytes.count else { throw GiveUp() }
     if !sawPending && sawTopRenewalFields { throw GiveUp() }  // iOS 6 renewal fields
     // What DocumentReader recognises as a verifyReceipt response.
-    guard
-      seen.contains("status") || seen.contains("receipt") || seen.contains("latest_receipt_info")
-    else { throw GiveUp() }
+    guard seen & (Key.status.bit | Key.receipt.bit | Key.latest_receipt_info.bit) != 0 else {
+      throw GiveUp()
+    }
     if let receiptType, receiptType.hasSuffix("Sandbox") { response.environment = .sandbox }
-    if let creation = try created.instant() {
+    if let creation = try instant(created) {
       response.timestamp = creation
     } else {
-      response.timestamp = try requested.instant()
+      response.timestamp = try instant(requested)
     }
     return response
   }
@@ -104,14 +141,15 @@ struct FastVerifyReceiptReader {
   /// Dates: `X_ms` wins; `X` is read only without `X_ms`.
   private struct DateField {
     var milliseconds: Int64?
-    var text: String?
+    var text: (Int, Int)?
+  }
 
-    func instant() throws(GiveUp) -> Instant? {
-      if let milliseconds { return Instant(millisecondsSince1970: milliseconds) }
-      guard let text else { return nil }
-      guard let instant = try? Instant(parsing: text) else { throw GiveUp() }
-      return instant
-    }
+  /// A date: `X_ms` when given, else `X`'s text parsed (decoded only then).
+  private func instant(_ field: DateField) throws(GiveUp) -> Instant? {
+    if let milliseconds = field.milliseconds { return Instant(millisecondsSince1970: milliseconds) }
+    guard let range = field.text else { return nil }
+    guard let instant = try? Instant(parsing: text(range)) else { throw GiveUp() }
+    return instant
   }
 
   private mutating func entry() throws(GiveUp) -> ReceiptEntry {
@@ -123,7 +161,7 @@ struct FastVerifyReceiptReader {
     var purchase = DateField()
     var originalPurchase = DateField()
     var expires = DateField()
-    var expiresFormatted: String?
+    var expiresFormatted: (Int, Int)?
     var cancellation = DateField()
     var cancellationReason: String?
     var trial: Bool?
@@ -133,92 +171,70 @@ struct FastVerifyReceiptReader {
     var offerCode: String?
     var promotional: String?
     // Each known key once: a repeat gives up (the general reader keeps the last value).
-    var seen: UInt32 = 0
+    var seen: UInt64 = 0
     try object { reader, key throws(GiveUp) in
-      let bit: UInt32
       switch key {
-      case "product_id":
-        bit = 1 << 0
+      case .product_id:
         product = try reader.string()
-      case "transaction_id":
-        bit = 1 << 1
+      case .transaction_id:
         transaction = try reader.string()
-      case "original_transaction_id":
-        bit = 1 << 2
+      case .original_transaction_id:
         original = try reader.string()
-      case "web_order_line_item_id":
-        bit = 1 << 3
+      case .web_order_line_item_id:
         orderLine = try reader.string()
-      case "quantity":
-        bit = 1 << 4
+      case .quantity:
         quantity = try reader.integer()
-      case "purchase_date_ms":
-        bit = 1 << 5
+      case .purchase_date_ms:
         purchase.milliseconds = try reader.millisecondsString()
-      case "purchase_date":
-        bit = 1 << 6
-        purchase.text = try reader.string()
-      case "original_purchase_date_ms":
-        bit = 1 << 7
+      case .purchase_date:
+        purchase.text = try reader.rawString(allowSlashEscape: false)
+      case .original_purchase_date_ms:
         originalPurchase.milliseconds = try reader.millisecondsString()
-      case "original_purchase_date":
-        bit = 1 << 8
-        originalPurchase.text = try reader.string()
-      case "expires_date_ms":
-        bit = 1 << 9
+      case .original_purchase_date:
+        originalPurchase.text = try reader.rawString(allowSlashEscape: false)
+      case .expires_date_ms:
         expires.milliseconds = try reader.millisecondsString()
-      case "expires_date":
-        bit = 1 << 10
-        expires.text = try reader.string()
-      case "expires_date_formatted":
-        bit = 1 << 11
-        expiresFormatted = try reader.string()
-      case "cancellation_date_ms":
-        bit = 1 << 12
+      case .expires_date:
+        expires.text = try reader.rawString(allowSlashEscape: false)
+      case .expires_date_formatted:
+        expiresFormatted = try reader.rawString(allowSlashEscape: false)
+      case .cancellation_date_ms:
         cancellation.milliseconds = try reader.millisecondsString()
-      case "cancellation_date":
-        bit = 1 << 13
-        cancellation.text = try reader.string()
-      case "cancellation_reason":
-        bit = 1 << 14
+      case .cancellation_date:
+        cancellation.text = try reader.rawString(allowSlashEscape: false)
+      case .cancellation_reason:
         cancellationReason = try reader.string()
-      case "is_trial_period":
-        bit = 1 << 15
+      case .is_trial_period:
         trial = try reader.flag()
-      case "is_in_intro_offer_period":
-        bit = 1 << 16
+      case .is_in_intro_offer_period:
         intro = try reader.flag()
-      case "is_upgraded":
-        bit = 1 << 17
+      case .is_upgraded:
         upgraded = try reader.flag()
-      case "in_app_ownership_type":
-        bit = 1 << 18
+      case .in_app_ownership_type:
         ownership = try reader.string()
-      case "offer_code_ref_name":
-        bit = 1 << 19
+      case .offer_code_ref_name:
         offerCode = try reader.string()
-      case "promotional_offer_id":
-        bit = 1 << 20
+      case .promotional_offer_id:
         promotional = try reader.string()
       default:
         try reader.skipValue(depth: 3)
         return
       }
-      guard seen & bit == 0 else { throw GiveUp() }
-      seen |= bit
+      guard seen & key.bit == 0 else { throw GiveUp() }
+      seen |= key.bit
     }
     guard let product, let transaction else { throw GiveUp() }
-    var expiresDate = try expires.instant()
+    var expiresDate = try instant(expires)
     if expiresDate == nil, let expiresFormatted {
-      expiresDate = try DateField(text: expiresFormatted).instant()
+      expiresDate = try instant(DateField(text: expiresFormatted))
     }
     return ReceiptEntry(
       productID: ProductID(product), transactionID: TransactionID(transaction),
       originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
       webOrderLineItemID: orderLine.map(WebOrderLineItemID.init(rawValue:)),
-      quantity: quantity ?? 1, purchaseDate: try purchase.instant(),
-      originalPurchaseDate: try originalPurchase.instant(), expiresDate: expiresDate,
-      cancellationDate: try cancellation.instant(), rawCancellationReason: cancellationReason,
+      quantity: quantity ?? 1, purchaseDate: try instant(purchase),
+      originalPurchaseDate: try instant(originalPurchase), expiresDate: expiresDate,
+      cancellationDate: try instant(cancellation), rawCancellationReason: cancellationReason,
       isTrialPeriod: trial ?? false, isInIntroOfferPeriod: intro ?? false,
       isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership,
       offerCodeRefName: offerCode, promotionalOfferID: promotional)
@@ -233,19 +249,22 @@ struct FastVerifyReceiptReader {
     var retry: Bool?
     var grace = DateField()
     var consent: Bool?
-    var seen: Set<String> = []
+    var seen: UInt64 = 0
     try object { reader, key throws(GiveUp) in
-      guard seen.insert(key).inserted else { throw GiveUp() }
+      if key != .unknown {
+        guard seen & key.bit == 0 else { throw GiveUp() }
+        seen |= key.bit
+      }
       switch key {
-      case "original_transaction_id": subscription = try reader.string()
-      case "product_id": product = try reader.string()
-      case "auto_renew_product_id": autoRenewProduct = try reader.string()
-      case "auto_renew_status": autoRenew = try reader.flag()
-      case "expiration_intent": intent = try reader.integer()
-      case "is_in_billing_retry_period": retry = try reader.flag()
-      case "grace_period_expires_date_ms": grace.milliseconds = try reader.millisecondsString()
-      case "grace_period_expires_date": grace.text = try reader.string()
-      case "price_consent_status": consent = try reader.flag()
+      case .original_transaction_id: subscription = try reader.string()
+      case .product_id: product = try reader.string()
+      case .auto_renew_product_id: autoRenewProduct = try reader.string()
+      case .auto_renew_status: autoRenew = try reader.flag()
+      case .expiration_intent: intent = try reader.integer()
+      case .is_in_billing_retry_period: retry = try reader.flag()
+      case .grace_period_expires_date_ms: grace.milliseconds = try reader.millisecondsString()
+      case .grace_period_expires_date: grace.text = try reader.rawString(allowSlashEscape: false)
+      case .price_consent_status: consent = try reader.flag()
       default: try reader.skipValue(depth: 3)
       }
     }
@@ -255,7 +274,7 @@ struct FastVerifyReceiptReader {
       productID: product.map(ProductID.init(rawValue:)),
       autoRenewProductID: autoRenewProduct.map(ProductID.init(rawValue:)),
       autoRenewStatus: autoRenew, rawExpirationIntent: intent, isInBillingRetryPeriod: retry,
-      gracePeriodExpiresDate: try grace.instant(), priceConsentStatus: consent)
+      gracePeriodExpiresDate: try instant(grace), priceConsentStatus: consent)
   }
 
   // MARK: Values
@@ -277,7 +296,7 @@ struct FastVerifyReceiptReader {
 
   /// Calls `member` for each key of an object; the member must read or skip its value.
   private mutating func object(
-    _ member: (inout FastVerifyReceiptReader, String) throws(GiveUp) -> Void
+    _ member: (inout FastVerifyReceiptReader, Key) throws(GiveUp) -> Void
   ) throws(GiveUp) {
     try expect(UInt8(ascii: "{"))
     skipWhitespace()
@@ -286,7 +305,7 @@ struct FastVerifyReceiptReader {
       return
     }
     while true {
-      let key = try string()
+      let key = try readKey()
       try expect(UInt8(ascii: ":"))
       try member(&self, key)
       skipWhitespace()
@@ -322,6 +341,51 @@ struct FastVerifyReceiptReader {
       index += 1
       return
     }
+  }
+
+  /// A member name, matched against the known keys on its bytes; escapes and non-ASCII give
+  /// up (the general reader decodes them).
+  private mutating func readKey() throws(GiveUp) -> Key {
+    let (start, end) = try rawString(allowSlashEscape: false)
+    let length = end - start
+    guard length < Key.byLength.count else { return .unknown }
+    for (key, bytes) in Key.byLength[length] {
+      var equal = true
+      for offset in 0..<length where self.bytes[start + offset] != bytes[offset] {
+        equal = false
+        break
+      }
+      if equal { return key }
+    }
+    return .unknown
+  }
+
+  /// The byte range of a string's contents: ASCII, no control characters, and no escape but
+  /// `\/` when allowed. Anything else gives up.
+  private mutating func rawString(allowSlashEscape: Bool) throws(GiveUp) -> (Int, Int) {
+    try expect(UInt8(ascii: "\""))
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        return (start, index - 1)
+      }
+      if byte == UInt8(ascii: "\\") {
+        guard allowSlashEscape, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/")
+        else { throw GiveUp() }
+        index += 2
+        continue
+      }
+      guard byte >= 0x20, byte < 0x80 else { throw GiveUp() }
+      index += 1
+    }
+    throw GiveUp()
+  }
+
+  /// A date's text, decoded only when needed (without `_ms`).
+  private func text(_ range: (Int, Int)) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range.0..<range.1]), as: UTF8.self)
   }
 
   /// A string whose only escape is `\/` (Apple escapes slashes); anything else gives up.
@@ -444,7 +508,7 @@ struct FastVerifyReceiptReader {
     case UInt8(ascii: "["):
       try array { reader throws(GiveUp) in try reader.skipValue(depth: depth + 1) }
     case UInt8(ascii: "\""):
-      _ = try string()
+      _ = try rawString(allowSlashEscape: true)
     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
       guard literal("true") || literal("false") || literal("null") else { throw GiveUp() }
     default:
