@@ -30,9 +30,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
-    try self.init(value: value)
+    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a transaction already parsed.
@@ -42,11 +40,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   ///   - path: Its JSON path, for diagnostics.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   public init(value: JSONValue, path: String = "") throws(ReadError) {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: path.isEmpty ? "(document)" : path, expected: "an object",
-        found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: path)
     var diagnostics: [Diagnostic] = []
     entry = ReceiptEntry.read(transactionFields: members, path: path, diagnostics: &diagnostics)
     var fields = FieldReader(members, path: path)
@@ -86,9 +80,7 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
-    try self.init(value: value)
+    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads renewal info already parsed.
@@ -98,11 +90,7 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   ///   - path: Its JSON path, for diagnostics.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   public init(value: JSONValue, path: String = "") throws(ReadError) {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: path.isEmpty ? "(document)" : path, expected: "an object",
-        found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: path)
     var diagnostics: [Diagnostic] = []
     info = RenewalInfo.read(renewalFields: members, path: path, diagnostics: &diagnostics)
     var fields = FieldReader(members, path: path)

@@ -41,9 +41,7 @@ public enum DocumentReader {
     }
     // A regular verifyReceipt response is read straight from the bytes.
     if let response = FastVerifyReceiptReader.read(bytes) { return response }
-    let value: JSONValue
-    do { value = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
-    return try read(value: value, depth: depth)
+    return try read(value: JSONValue.document(bytes), depth: depth)
   }
 
   /// Reads a document already parsed.
@@ -58,10 +56,7 @@ public enum DocumentReader {
   private static func read(value: JSONValue, depth: Int) throws(ReadError)
     -> any PurchaseDocument
   {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: "(document)", expected: "an object", found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: "")
     if case .string(let compact) = members["signedPayload"], depth < 2 {
       return try read(JWS.payload(of: compact), depth: depth + 1)
     }

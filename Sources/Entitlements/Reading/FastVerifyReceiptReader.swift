@@ -298,46 +298,38 @@ struct FastVerifyReceiptReader {
   private mutating func object(
     _ member: (inout FastVerifyReceiptReader, Key) throws(GiveUp) -> Void
   ) throws(GiveUp) {
-    try expect(UInt8(ascii: "{"))
-    skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-      index += 1
-      return
-    }
-    while true {
-      let key = try readKey()
-      try expect(UInt8(ascii: ":"))
-      try member(&self, key)
-      skipWhitespace()
-      guard index < bytes.count else { throw GiveUp() }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-        continue
-      }
-      guard bytes[index] == UInt8(ascii: "}") else { throw GiveUp() }
-      index += 1
-      return
+    try sequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { reader throws(GiveUp) in
+      let key = try reader.readKey()
+      try reader.expect(UInt8(ascii: ":"))
+      try member(&reader, key)
     }
   }
 
   private mutating func array(_ element: (inout FastVerifyReceiptReader) throws(GiveUp) -> Void)
     throws(GiveUp)
   {
-    try expect(UInt8(ascii: "["))
+    try sequence(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
+  }
+
+  /// `open item (, item)* close`, whitespace allowed between tokens.
+  private mutating func sequence(
+    open: UInt8, close: UInt8, _ item: (inout FastVerifyReceiptReader) throws(GiveUp) -> Void
+  ) throws(GiveUp) {
+    try expect(open)
     skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+    if index < bytes.count, bytes[index] == close {
       index += 1
       return
     }
     while true {
-      try element(&self)
+      try item(&self)
       skipWhitespace()
       guard index < bytes.count else { throw GiveUp() }
       if bytes[index] == UInt8(ascii: ",") {
         index += 1
         continue
       }
-      guard bytes[index] == UInt8(ascii: "]") else { throw GiveUp() }
+      guard bytes[index] == close else { throw GiveUp() }
       index += 1
       return
     }
@@ -425,18 +417,24 @@ struct FastVerifyReceiptReader {
     return String(decoding: unescaped, as: UTF8.self)
   }
 
+  /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
+  private mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
+    var value: Int64 = 0
+    var count = 0
+    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+      guard count < 18 else { throw GiveUp() }  // before multiplying: no overflow
+      value = value * 10 + Int64(bytes[index] - 0x30)
+      count += 1
+      index += 1
+    }
+    return (value, count)
+  }
+
   /// A string of 1 to 18 digits, as Apple writes `*_ms`.
   private mutating func millisecondsString() throws(GiveUp) -> Int64 {
     try expect(UInt8(ascii: "\""))
-    var value: Int64 = 0
-    var digits = 0
-    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-      guard digits < 18 else { throw GiveUp() }  // before multiplying: no overflow
-      value = value * 10 + Int64(bytes[index] - 0x30)
-      digits += 1
-      index += 1
-    }
-    guard digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+    let (value, count) = try digits()
+    guard count > 0, index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
       throw GiveUp()
     }
     index += 1
@@ -449,15 +447,9 @@ struct FastVerifyReceiptReader {
     guard index < bytes.count else { throw GiveUp() }
     let quoted = bytes[index] == UInt8(ascii: "\"")
     if quoted { index += 1 }
-    var value = 0
-    var digits = 0
-    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-      guard digits < 18 else { throw GiveUp() }  // before multiplying: no overflow
-      value = value * 10 + Int(bytes[index] - 0x30)
-      digits += 1
-      index += 1
-    }
-    guard digits > 0, digits == 1 || quoted || bytes[index - digits] != 0x30 else {
+    let (value, count) = try digits()
+    // JSON numbers have no leading zero; a quoted "007" reads as 7, as Int("007") does.
+    guard count > 0, count == 1 || quoted || bytes[index - count] != 0x30 else {
       throw GiveUp()
     }
     if quoted {
@@ -468,7 +460,7 @@ struct FastVerifyReceiptReader {
     {
       throw GiveUp()
     }
-    return value
+    return Int(value)
   }
 
   /// `"true"`, `"false"`, `"1"`, `"0"` or a JSON boolean.

@@ -38,9 +38,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded `signedPayload`.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
-    try self.init(value: value)
+    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a notification already parsed.
@@ -48,10 +46,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// - Parameter value: The decoded payload.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   public init(value: JSONValue) throws(ReadError) {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: "(document)", expected: "an object", found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: "")
     var top = FieldReader(members, path: "")
     rawNotificationType = top.string("notificationType")
     rawSubtype = top.string("subtype")

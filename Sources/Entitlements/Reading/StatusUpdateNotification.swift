@@ -64,9 +64,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The notification body.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
-    try self.init(value: value)
+    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a notification already parsed.
@@ -74,10 +72,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// - Parameter value: The notification body.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   public init(value: JSONValue) throws(ReadError) {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: "(document)", expected: "an object", found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: "")
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: "")
     rawNotificationType = top.string("notification_type")

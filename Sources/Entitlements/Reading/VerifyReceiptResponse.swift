@@ -64,9 +64,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
 
   /// Reads with the general reader only (the reference the fast reader is tested against).
   init(generalJSON json: [UInt8]) throws(ReadError) {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: json) } catch { throw .malformedJSON(error) }
-    try self.init(value: value)
+    try self.init(value: JSONValue.document(json))
   }
 
   init(
@@ -91,11 +89,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   ///   - path: Its JSON path, for diagnostics; empty at the top of a document.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   public init(value: JSONValue, path: String = "") throws(ReadError) {
-    guard case .object(let members) = value else {
-      throw .unexpectedShape(
-        path: path.isEmpty ? "(document)" : path, expected: "an object",
-        found: value.kindDescription)
-    }
+    let members = try value.documentObject(at: path)
     func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: path)
