@@ -127,12 +127,7 @@ enum CoverageRules {
   private static func firstStart(
     in interval: Interval, excluding position: Int, starts: [(Instant, Int)]
   ) -> Instant? {
-    var low = 0
-    var high = starts.count
-    while low < high {
-      let middle = (low + high) / 2
-      if starts[middle].0 < interval.start { low = middle + 1 } else { high = middle }
-    }
+    var low = starts.partitionPoint { $0.0 >= interval.start }
     while low < starts.count, starts[low].0 < interval.end {
       if starts[low].1 != position { return starts[low].0 }
       low += 1

@@ -51,11 +51,9 @@ enum LapseRules {
       let next = periods[index + 1]
       let gap = Interval(start: previous.interval.end, end: next.interval.start)
       let infos = (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
-      let startingBefore = firstIndex(in: refunded.count) { refunded[$0].start >= gap.end }
+      let startingBefore = refunded.partitionPoint { $0.start >= gap.end }
       let refundMeetsGap = startingBefore > 0 && furthestEnd[startingBefore - 1] > gap.start
-      let firstRecovery = firstIndex(in: recoveryInstants.count) {
-        recoveryInstants[$0] > gap.start
-      }
+      let firstRecovery = recoveryInstants.partitionPoint { $0 > gap.start }
       let recoveryEndsGap =
         firstRecovery < recoveryInstants.count && recoveryInstants[firstRecovery] <= gap.end
       return Lapse(
@@ -64,17 +62,6 @@ enum LapseRules {
           of: gap, refundMeetsGap: refundMeetsGap, infos: infos, recoveryEndsGap: recoveryEndsGap,
           billingRetryLimit: retryLimits[index]))
     }
-  }
-
-  /// The first index in `0..<count` where a predicate that is false then true becomes true.
-  private static func firstIndex(in count: Int, where predicate: (Int) -> Bool) -> Int {
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if predicate(middle) { high = middle } else { low = middle + 1 }
-    }
-    return low
   }
 
   private static func cause(

@@ -24,7 +24,7 @@ enum ReleaseRules {
     for period in evaluation.periods where period.interval.start <= instant {
       let start = period.interval.start
       // The latest `unlockAtStart` release dates at or before the start.
-      var low = firstIndex(in: sorted) { $0.date > start }
+      var low = sorted.partitionPoint { $0.date > start }
       var dates = 0
       while low > 0, dates < unlockAtStart {
         let date = sorted[low - 1].date
@@ -35,7 +35,7 @@ enum ReleaseRules {
       unlock(
         span(of: period.interval, upTo: instant, in: sorted),
         .releasedWhileActive(period: period.interval))
-      unlock(low..<firstIndex(in: sorted) { $0.date > start }, .unlockedAtStart(periodStart: start))
+      unlock(low..<sorted.partitionPoint { $0.date > start }, .unlockedAtStart(periodStart: start))
     }
     if let grace = evaluation.windows.last?.gracePeriod,
       evaluation.periods.last?.interval.end == grace.start
@@ -52,20 +52,8 @@ enum ReleaseRules {
   private static func span(of interval: Interval, upTo instant: Instant, in sorted: [Release])
     -> Range<Int>
   {
-    let lower = firstIndex(in: sorted) { $0.date >= interval.start }
-    let upper = firstIndex(in: sorted) { $0.date >= interval.end || $0.date > instant }
+    let lower = sorted.partitionPoint { $0.date >= interval.start }
+    let upper = sorted.partitionPoint { $0.date >= interval.end || $0.date > instant }
     return lower..<max(lower, upper)
-  }
-
-  /// The first index whose element satisfies a predicate that is false then true along the
-  /// array (binary search).
-  private static func firstIndex(in sorted: [Release], where predicate: (Release) -> Bool) -> Int {
-    var low = 0
-    var high = sorted.count
-    while low < high {
-      let middle = (low + high) / 2
-      if predicate(sorted[middle]) { high = middle } else { low = middle + 1 }
-    }
-    return low
   }
 }

@@ -112,12 +112,7 @@ enum StatusRules {
   static func lastIndex<Element>(
     in elements: [Element], atOrBefore instant: Instant, by key: (Element) -> Instant
   ) -> Int? {
-    var low = 0
-    var high = elements.count
-    while low < high {
-      let middle = (low + high) / 2
-      if key(elements[middle]) <= instant { low = middle + 1 } else { high = middle }
-    }
-    return low == 0 ? nil : low - 1
+    let after = elements.partitionPoint { key($0) > instant }
+    return after == 0 ? nil : after - 1
   }
 }
