@@ -29,7 +29,7 @@ let package = Package(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
     .testTarget(
       name: "EntitlementsTests",
-      dependencies: ["Entitlements"],
+      dependencies: ["Entitlements", "EntitlementsTesting"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 @Suite("Evaluator: one entry point, pure and order-independent (SPEC §2, §3)")
@@ -63,7 +64,7 @@ struct EvaluatorTests {
 
   @Test(arguments: 0..<50 as Range<UInt64>)
   func shuffledAndDuplicatedInputChangesNothing(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
+    var random = SeededRandom(seed: seed)
     let reference = Self.evaluate(Self.entries)
     var input = Self.entries
     for _ in 0..<Int.random(in: 0...10, using: &random) {

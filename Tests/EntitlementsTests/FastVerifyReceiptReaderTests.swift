@@ -1,3 +1,4 @@
+import EntitlementsTesting
 import Foundation
 import Testing
 
@@ -80,7 +81,7 @@ struct FastVerifyReceiptReaderTests {
 
   @Test(arguments: 0..<4 as Range<UInt64>)
   func theRobustnessCorpus(seed: UInt64) throws {
-    var random = SplitMix64(seed: seed)
+    var random = SeededRandom(seed: seed)
     let original = Array(RobustnessTests.seeds[0].utf8)
     var fast = 0
     for round in 0..<5000 {

@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -95,7 +96,7 @@ struct InstantTests {
   }
 
   @Test func descriptionRoundTrips() throws {
-    var random = SplitMix64(seed: 7)
+    var random = SeededRandom(seed: 7)
     for _ in 0..<2000 {
       let value = Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &random)
       let original = Instant(millisecondsSince1970: value)

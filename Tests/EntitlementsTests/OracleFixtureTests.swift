@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Foundation
 import Testing
 
@@ -117,7 +118,7 @@ struct OracleFixtureTests {
     let events = try Self.sessionEvents()
     var reference = SubscriberRecord()
     for event in events { reference.fold(event.notification) }
-    var random = SplitMix64(seed: 42)
+    var random = SeededRandom(seed: 42)
     for _ in 0..<50 {
       var record = SubscriberRecord()
       var shuffled = events + events.prefix(Int.random(in: 0...events.count, using: &random))

@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 /// Documents written from Apple's documented fields, each showing one reading rule.
@@ -248,7 +249,7 @@ struct SubscriberRecordTests {
     let documents = try Self.documents()
     var reference = SubscriberRecord()
     for document in documents { reference.fold(document) }
-    var random = SplitMix64(seed: seed)
+    var random = SeededRandom(seed: seed)
     var sequence =
       documents
       + (0..<Int.random(in: 0...6, using: &random)).compactMap { _ in

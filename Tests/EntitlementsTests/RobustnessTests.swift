@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 /// Seeded mutations of realistic documents: reading never traps, and every document gives a
@@ -45,7 +46,7 @@ struct RobustnessTests {
     case truncate, flipBytes, swapType, hugeNumber, deepNesting, invalidUTF8
   }
 
-  static func mutate(_ document: [UInt8], _ mutation: Mutation, _ random: inout SplitMix64)
+  static func mutate(_ document: [UInt8], _ mutation: Mutation, _ random: inout SeededRandom)
     -> [UInt8]
   {
     var bytes = document
@@ -125,7 +126,7 @@ struct RobustnessTests {
 
   @Test(arguments: 0..<10 as Range<UInt64>)
   func tenThousandMutationsPerSeed(seed: UInt64) throws {
-    var random = SplitMix64(seed: seed)
+    var random = SeededRandom(seed: seed)
     let seeds = Self.seeds.map { Array($0.utf8) }
     for original in seeds {
       // The unmutated documents read cleanly: the mutations are what breaks them.
