@@ -39,13 +39,14 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   var layout: PeriodRules.Layout
 
   init(
-    id: EntitlementID, coverage: [EntryCoverage], layout: PeriodRules.Layout, lapses: [Lapse],
+    id: EntitlementID, coverage: [EntryCoverage], periods: [ActivePeriod],
+    layout: PeriodRules.Layout, lapses: [Lapse],
     windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
     diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int
   ) {
     self.id = id
     self.coverage = coverage
-    self.periods = layout.periods
+    self.periods = periods
     self.layout = layout
     self.lapses = lapses
     self.windows = windows

@@ -112,8 +112,7 @@ public struct Evaluator: Sendable {
     let coverage = CoverageRules.coverage(
       of: entries, in: source, policy: policy, diagnostics: &diagnostics)
     // coverage[i] is entries[i]: every entry of an entitlement has one coverage record.
-    let layout = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
-    let periods = layout.periods
+    let (periods, layout) = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
     let lengths = layout.last.map { index in
       windowLengths(
         endingWith: coverage[index].entry, duration: entries[index].duration,
@@ -145,7 +144,8 @@ public struct Evaluator: Sendable {
         gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil)
     }
     return EntitlementEvaluation(
-      id: id, coverage: coverage, layout: layout, lapses: lapses, windows: windows,
+      id: id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
+      windows: windows,
       renewalInfo: lastInfo,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),

@@ -6,16 +6,17 @@
 /// - Complexity: O(n) for coverage already in order of start (the usual case), else
 ///   O(n log n).
 enum PeriodRules {
-  /// The periods, and where each period's coverage sits: `order` lists coverage indices by
-  /// start, `ranges[k]` is period k's slice of it, `last[k]` the coverage index that ends it.
+  /// Where each period's coverage sits: `order` lists coverage indices by start, `ranges[k]`
+  /// is period k's slice of it, `last[k]` the coverage index that ends it.
   struct Layout: Hashable, Sendable {
-    var periods: [ActivePeriod] = []
     var order: [Int] = []
     var ranges: [Range<Int>] = []
     var last: [Int] = []
   }
 
-  static func periods(of coverage: [EntryCoverage], minimumLapse: FixedDuration) -> Layout {
+  static func periods(of coverage: [EntryCoverage], minimumLapse: FixedDuration) -> (
+    periods: [ActivePeriod], layout: Layout
+  ) {
     var order: [Int] = []
     order.reserveCapacity(coverage.count)
     var inOrder = true
@@ -34,6 +35,7 @@ enum PeriodRules {
         return left != right ? left < right : a < b
       }
     }
+    var periods: [ActivePeriod] = []
     var layout = Layout()
     layout.order = order
     var position = 0
@@ -62,15 +64,15 @@ enum PeriodRules {
         members.append(coverage[index].entry.transactionID)
         position += 1
       }
-      layout.periods.append(
+      periods.append(
         ActivePeriod(
           interval: Interval(start: first.start, end: end),
-          start: layout.periods.isEmpty ? .firstPurchase : .restart,
+          start: periods.isEmpty ? .firstPurchase : .restart,
           transactionIDs: members, lastTransactionID: coverage[lastIndex].entry.transactionID,
           beganWithTrial: trial, beganWithIntroOffer: intro))
       layout.ranges.append(rangeStart..<position)
       layout.last.append(lastIndex)
     }
-    return layout
+    return (periods, layout)
   }
 }
