@@ -160,16 +160,14 @@ public struct Evaluator: Sendable {
   private func windowLengths(
     endingWith entry: ReceiptEntry, duration: CalendarPeriod?, environment: Environment
   ) -> WindowLengths {
-    let production = WindowLengths(billingRetryLimit: policy.billingRetryLimit)
-    guard environment == .sandbox, policy.scalesSandboxWindows else { return production }
-    var duration = duration
-    if duration == nil, let purchase = entry.purchaseDate, let expires = entry.expiresDate,
-      case .recognized(let observed) = policy.sandboxProfile.productionDuration(
-        forObserved: expires - purchase)
-    {
-      duration = observed
+    policy.windowLengths(in: environment) {
+      if let duration { return duration }
+      guard let purchase = entry.purchaseDate, let expires = entry.expiresDate,
+        case .recognized(let observed) = policy.sandboxProfile.productionDuration(
+          forObserved: expires - purchase)
+      else { return nil }
+      return observed
     }
-    return production.scaled(by: policy.sandboxProfile, for: duration)
   }
 
   /// One renewal info per subscription; disagreeing duplicates keep a fixed one and are

@@ -38,3 +38,21 @@ public struct WindowLengths: Hashable, Sendable {
     return result
   }
 }
+
+extension Policy {
+  /// Whether the guide's windows are scaled in this environment (SPEC §7: sandbox, and policy
+  /// `scalesSandboxWindows`).
+  func scalesWindows(in environment: Environment) -> Bool {
+    environment == .sandbox && scalesSandboxWindows
+  }
+
+  /// The window lengths after an expiry: production lengths, or in the sandbox scaled by the
+  /// ratio of the product's duration (asked for only then).
+  func windowLengths(in environment: Environment, for duration: () -> CalendarPeriod?)
+    -> WindowLengths
+  {
+    let production = WindowLengths(billingRetryLimit: billingRetryLimit)
+    guard scalesWindows(in: environment) else { return production }
+    return production.scaled(by: sandboxProfile, for: duration())
+  }
+}

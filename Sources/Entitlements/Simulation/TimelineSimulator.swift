@@ -291,13 +291,8 @@ public struct TimelineSimulator: Sendable {
   fileprivate func windowLengths(for product: Product) -> (
     retry: FixedDuration, grace: FixedDuration?
   ) {
-    guard environment == .sandbox, policy.scalesSandboxWindows else {
-      return (policy.billingRetryLimit, gracePeriod)
-    }
-    let profile = policy.sandboxProfile
-    return (
-      profile.scaled(policy.billingRetryLimit, for: product.duration),
-      gracePeriod.map { profile.scaled($0, for: product.duration) }
-    )
+    let retry = policy.windowLengths(in: environment) { product.duration }.billingRetry
+    guard policy.scalesWindows(in: environment) else { return (retry, gracePeriod) }
+    return (retry, gracePeriod.map { policy.sandboxProfile.scaled($0, for: product.duration) })
   }
 }
