@@ -31,17 +31,33 @@ enum Bench {
   static func main() {
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
+    // `--only core|end|batch` runs one part (for profiling).
+    let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+      CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    }
+    func selected(_ part: String) -> Bool { only == nil || only == part }
 
     var sink = 0
-    let evaluator = Evaluator(catalog: Inputs.catalog)
-    let probe = Instant(millisecondsSince1970: 1_600_000_000_000)
-
     print("entitlements-bench\(quick ? " --quick" : ""): median of \(runs) runs after a warm-up")
+    if selected("core") { sink &+= core(quick: quick, runs: runs) }
+    if selected("end") { sink &+= endToEnd(runs: runs) }
+    if selected("batch") { sink &+= batch(quick: quick, runs: runs) }
+    print("")
+    print("(checksum \(sink))")
+  }
+
+  static let evaluator = Evaluator(catalog: Inputs.catalog)
+  static let probe = Instant(millisecondsSince1970: 1_600_000_000_000)
+
+  /// (a) evaluate in-memory entries.
+  static func core(quick: Bool, runs: Int) -> Int {
+    var sink = 0
     print("")
     print("(a) core: evaluate in-memory entries (periods, lapses, windows, status)")
     print("    n           order      time/eval     entries/s")
     var coreTimes: [Int: Double] = [:]
-    for n in quick ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000] {
+    let sizes = ProcessInfo.processInfo.environment["BENCH_N"].flatMap { Int($0) }.map { [$0] }
+    for n in sizes ?? (quick ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000]) {
       let sorted = Inputs.entries(count: n, seed: 1)
       var random = SeededRandom(seed: 2)
       let shuffled = random.shuffled(sorted)
@@ -65,7 +81,12 @@ enum Bench {
     if let small = coreTimes[100_000], let large = coreTimes[1_000_000] {
       print(String(format: "    t(1 000 000) / t(100 000) = %.1f", large / small))
     }
+    return sink
+  }
 
+  /// (b) verifyReceipt bytes to a full evaluation, against JSONDecoder.
+  static func endToEnd(runs: Int) -> Int {
+    var sink = 0
     print("")
     print(
       "(b) end to end: verifyReceipt bytes -> full evaluation (periods, status, readable releases)")
@@ -109,7 +130,12 @@ enum Bench {
         format: "    of which reading           %8.3f ms  %7.1f MB/s", readTime * 1000,
         megabytes / readTime))
     print(String(format: "    ratio: %.1fx the baseline", baselineTime / ourTime))
+    return sink
+  }
 
+  /// (c) many small histories, one after another.
+  static func batch(quick: Bool, runs: Int) -> Int {
+    var sink = 0
     print("")
     let subscribers = quick ? 20_000 : 1_000_000
     print("(c) batch: \(subscribers) subscribers x 24 entries, one core, generated one at a time")
@@ -131,8 +157,6 @@ enum Bench {
       String(
         format: "    %.2f s  (%@ subscribers/s, %@ entries/s)", batchTime,
         format(Double(subscribers) / batchTime), format(Double(subscribers * 24) / batchTime)))
-    print("")
-    print("(checksum \(sink))")
-
+    return sink
   }
 }
