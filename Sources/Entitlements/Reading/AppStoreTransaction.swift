@@ -30,6 +30,12 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
+    // A regular document is read straight from the bytes; anything else by the general
+    // reader, which gives the same answer plus the diagnostics.
+    if let fast = FastDocumentReader.read(json) as? AppStoreTransaction {
+      self = fast
+      return
+    }
     try self.init(value: JSONValue.document(json))
   }
 
@@ -49,6 +55,18 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
     environment = fields.string("environment").flatMap(Environment.init(appleName:))
     timestamp = fields.instant("signedDate")
     self.diagnostics = diagnostics + fields.diagnostics
+  }
+
+  /// A transaction from its read fields (the byte-level reader's way in).
+  init(
+    entry: ReceiptEntry?, type: String?, environment: Environment?, timestamp: Instant?,
+    diagnostics: [Diagnostic]
+  ) {
+    self.entry = entry
+    self.type = type
+    self.environment = environment
+    self.timestamp = timestamp
+    self.diagnostics = diagnostics
   }
 }
 
@@ -80,6 +98,12 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
+    // A regular document is read straight from the bytes; anything else by the general
+    // reader, which gives the same answer plus the diagnostics.
+    if let fast = FastDocumentReader.read(json) as? AppStoreRenewalInfo {
+      self = fast
+      return
+    }
     try self.init(value: JSONValue.document(json))
   }
 
@@ -97,5 +121,15 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
     environment = fields.string("environment").flatMap(Environment.init(appleName:))
     timestamp = fields.instant("signedDate")
     self.diagnostics = diagnostics + fields.diagnostics
+  }
+
+  /// Renewal info from its read fields (the byte-level reader's way in).
+  init(
+    info: RenewalInfo?, environment: Environment?, timestamp: Instant?, diagnostics: [Diagnostic]
+  ) {
+    self.info = info
+    self.environment = environment
+    self.timestamp = timestamp
+    self.diagnostics = diagnostics
   }
 }

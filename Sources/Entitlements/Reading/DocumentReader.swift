@@ -24,10 +24,16 @@ public enum DocumentReader {
   /// - Returns: The document, read.
   /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON).
   public static func read(_ bytes: [UInt8]) throws(ReadError) -> any PurchaseDocument {
-    try read(bytes, depth: 0)
+    try read(bytes, depth: 0, fast: true)
   }
 
-  private static func read(_ bytes: [UInt8], depth: Int) throws(ReadError)
+  /// Reads with the general reader only (the reference the byte-level reader is tested
+  /// against).
+  static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> any PurchaseDocument {
+    try read(bytes, depth: 0, fast: false)
+  }
+
+  private static func read(_ bytes: [UInt8], depth: Int, fast: Bool) throws(ReadError)
     -> any PurchaseDocument
   {
     let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
@@ -36,12 +42,13 @@ public enum DocumentReader {
     {
       let text = String(decoding: trimmed, as: UTF8.self).trimmingWhitespace
       if text.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
-        return try read(JWS.payload(of: text), depth: depth + 1)
+        return try read(JWS.payload(of: text), depth: depth + 1, fast: fast)
       }
     }
-    // A regular verifyReceipt response is read straight from the bytes.
-    if let response = FastVerifyReceiptReader.read(bytes) { return response }
-    return try read(value: JSONValue.document(bytes), depth: depth)
+    // A regular document is read straight from the bytes (FastDocumentReader); the general
+    // reader reads the rest and says what is irregular.
+    if fast, let document = FastDocumentReader.read(bytes) { return document }
+    return try read(value: JSONValue.document(bytes), depth: depth, fast: fast)
   }
 
   /// Reads a document already parsed.
@@ -50,15 +57,15 @@ public enum DocumentReader {
   /// - Returns: The document, read.
   /// - Throws: ``ReadError/unrecognizedDocument(_:)`` when it is none of the known documents.
   public static func read(value: JSONValue) throws(ReadError) -> any PurchaseDocument {
-    try read(value: value, depth: 0)
+    try read(value: value, depth: 0, fast: true)
   }
 
-  private static func read(value: JSONValue, depth: Int) throws(ReadError)
+  private static func read(value: JSONValue, depth: Int, fast: Bool) throws(ReadError)
     -> any PurchaseDocument
   {
     let members = try value.documentObject(at: "")
     if case .string(let compact) = members["signedPayload"], depth < 2 {
-      return try read(JWS.payload(of: compact), depth: depth + 1)
+      return try read(JWS.payload(of: compact), depth: depth + 1, fast: fast)
     }
     if members["notificationType"] != nil { return try ServerNotification(value: value) }
     if members["notification_type"] != nil { return try StatusUpdateNotification(value: value) }

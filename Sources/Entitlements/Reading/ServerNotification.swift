@@ -38,6 +38,12 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded `signedPayload`.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
+    // A regular document is read straight from the bytes; anything else by the general
+    // reader, which gives the same answer plus the diagnostics.
+    if let fast = FastDocumentReader.read(json) as? ServerNotification {
+      self = fast
+      return
+    }
     try self.init(value: JSONValue.document(json))
   }
 
@@ -48,14 +54,14 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   public init(value: JSONValue) throws(ReadError) {
     let members = try value.documentObject(at: "")
     var top = FieldReader(members, path: "")
-    rawNotificationType = top.string("notificationType")
-    rawSubtype = top.string("subtype")
-    timestamp = top.instant("signedDate")
+    let type = top.string("notificationType")
+    let subtype = top.string("subtype")
+    let timestamp = top.instant("signedDate")
     var diagnostics: [Diagnostic] = []
-    entries = []
-    renewalInfo = []
-    appleStatus = nil
-    environment = nil
+    var entries: [ReceiptEntry] = []
+    var renewalInfo: [RenewalInfo] = []
+    var appleStatus: Int?
+    var environment: Environment?
     if case .object(let data) = members["data"] {
       var fields = FieldReader(data, path: "data")
       appleStatus = fields.int("status")
@@ -77,6 +83,27 @@ public struct ServerNotification: PurchaseDocument, Hashable {
         diagnostics += info.diagnostics
       }
     }
+    self.init(
+      rawNotificationType: type, rawSubtype: subtype, appleStatus: appleStatus,
+      environment: environment, timestamp: timestamp, entries: entries,
+      renewalInfo: renewalInfo, diagnostics: diagnostics + top.diagnostics)
+  }
+
+  /// A notification from its read fields; billing recoveries and upgrades follow from the
+  /// type and subtype (one place for the general and the byte-level reader).
+  init(
+    rawNotificationType: String?, rawSubtype: String?, appleStatus: Int?,
+    environment: Environment?, timestamp: Instant?, entries: [ReceiptEntry],
+    renewalInfo: [RenewalInfo], diagnostics: [Diagnostic]
+  ) {
+    self.rawNotificationType = rawNotificationType
+    self.rawSubtype = rawSubtype
+    self.appleStatus = appleStatus
+    self.environment = environment
+    self.timestamp = timestamp
+    self.entries = entries
+    self.renewalInfo = renewalInfo
+    self.diagnostics = diagnostics
     if rawNotificationType == "DID_RENEW", rawSubtype == "BILLING_RECOVERY",
       let entry = entries.first, let renewedAt = entry.purchaseDate
     {
@@ -97,10 +124,8 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     } else {
       upgrades = []
     }
-    self.diagnostics = diagnostics + top.diagnostics
   }
 
-  /// The JSON inside a signed field: a JWS string decoded, or an object as is.
   private static func payload(
     _ value: JSONValue?, _ path: String, _ diagnostics: inout [Diagnostic]
   ) -> JSONValue? {

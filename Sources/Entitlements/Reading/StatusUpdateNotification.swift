@@ -64,6 +64,12 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The notification body.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
+    // A regular document is read straight from the bytes; anything else by the general
+    // reader, which gives the same answer plus the diagnostics.
+    if let fast = FastDocumentReader.read(json) as? StatusUpdateNotification {
+      self = fast
+      return
+    }
     try self.init(value: JSONValue.document(json))
   }
 
@@ -75,8 +81,8 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
     let members = try value.documentObject(at: "")
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: "")
-    rawNotificationType = top.string("notification_type")
-    environment = top.string("environment").flatMap(Environment.init(appleName:))
+    let type = top.string("notification_type")
+    var environment = top.string("environment").flatMap(Environment.init(appleName:))
     var entries: [ReceiptEntry] = []
     var infos: [RenewalInfo] = []
     if let unified = members["unified_receipt"] {
@@ -104,9 +110,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
         entries += VerifyReceiptResponse.entries(list, path: key, &diagnostics)
       }
     }
-    let newest = entries.max {
-      ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast)
-    }
+    let newest = Self.newest(of: entries)
     if infos.isEmpty, members["auto_renew_status"] != nil || members["expiration_intent"] != nil,
       let info = RenewalInfo.read(
         receiptFields: members, path: "",
@@ -114,16 +118,34 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
     {
       infos = [info]
     }
+    self.init(
+      rawNotificationType: type, environment: environment, entries: entries,
+      renewalInfo: infos, diagnostics: diagnostics + top.diagnostics)
+  }
+
+  /// A notification from its read fields; a billing recovery follows from the type and the
+  /// newest entry (one place for the general and the byte-level reader).
+  init(
+    rawNotificationType: String?, environment: Environment?, entries: [ReceiptEntry],
+    renewalInfo: [RenewalInfo], diagnostics: [Diagnostic]
+  ) {
+    self.rawNotificationType = rawNotificationType
+    self.environment = environment
     self.entries = entries
-    self.renewalInfo = infos
+    self.renewalInfo = renewalInfo
+    self.diagnostics = diagnostics
     let recovers = rawNotificationType == "RENEWAL" || rawNotificationType == "DID_RECOVER"
-    if recovers, let newest, let renewedAt = newest.purchaseDate {
+    if recovers, let newest = Self.newest(of: entries), let renewedAt = newest.purchaseDate {
       billingRecoveries = [
         BillingRecovery(originalTransactionID: newest.originalTransactionID, renewedAt: renewedAt)
       ]
     } else {
       billingRecoveries = []
     }
-    self.diagnostics = diagnostics + top.diagnostics
+  }
+
+  /// The entry with the latest purchase date (the first of equals).
+  static func newest(of entries: [ReceiptEntry]) -> ReceiptEntry? {
+    entries.max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
   }
 }

@@ -55,7 +55,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   public init(json: [UInt8]) throws(ReadError) {
     // Regular documents are read straight from the bytes; anything else by the general
     // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastVerifyReceiptReader.read(json) {
+    if let fast = FastDocumentReader.read(json) as? VerifyReceiptResponse {
       self = fast
       return
     }

@@ -1,13 +1,24 @@
-/// A byte-level reader for regular verifyReceipt responses: no `JSONValue` tree, no
-/// dictionaries, numbers parsed straight from the bytes (issue: performance).
+/// A byte-level reader for regular documents of every receipt schema: verifyReceipt
+/// responses, v1 notifications, v2 notifications (decoded, their signed fields decoded in
+/// turn) and the decoded transaction and renewal payloads of the App Store Server API. No
+/// `JSONValue` tree, no dictionaries, numbers parsed straight from the bytes (issue:
+/// performance).
 ///
-/// It reads only what it can read exactly as ``VerifyReceiptResponse/init(value:path:)``
-/// would, with no diagnostics: any irregularity (an escape it does not handle, a field of an
-/// unusual type or spelling, an iOS 6 shape, a missing id, invalid JSON) makes it give up and
-/// return `nil`, and the caller reads the document with the general reader, which then
-/// produces the same answer and the diagnostics. The tests compare both readers on every
-/// fixture and on the robustness corpus.
-struct FastVerifyReceiptReader {
+/// It reads only what it can read exactly as the general readers (``DocumentReader``,
+/// ``VerifyReceiptResponse/init(value:path:)``, ``StatusUpdateNotification/init(value:)``,
+/// ``ServerNotification/init(value:)``, ``AppStoreTransaction/init(value:path:)``,
+/// ``AppStoreRenewalInfo/init(value:path:)``) would, with no diagnostics: any irregularity (an
+/// escape it does not handle, a field of an unusual type or spelling, an iOS 6 shape, a
+/// missing id, a key given twice, invalid JSON) makes it give up and return `nil`, and the
+/// caller reads the document with the general reader, which then produces the same answer and
+/// the diagnostics. The tests compare both readers on every fixture and on the robustness
+/// corpus.
+///
+/// The kind of document is decided as ``DocumentReader`` decides it, by which top-level keys
+/// are present (`notificationType`, `notification_type`, `status`/`receipt`/
+/// `latest_receipt_info`, `transactionId`, `originalTransactionId`, in that order), so the
+/// reader reads every top-level key it knows in one pass and chooses at the end.
+struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
 
@@ -30,9 +41,16 @@ struct FastVerifyReceiptReader {
     case offer_code_ref_name, promotional_offer_id, auto_renew_product_id
     case is_in_billing_retry_period, grace_period_expires_date_ms, grace_period_expires_date
     case price_consent_status
+    // v1 notifications
+    case unified_receipt
+    // v2 notifications and the App Store Server API's decoded payloads
+    case subtype, data, signedDate, signedTransactionInfo, signedRenewalInfo
+    case transactionId, originalTransactionId, productId, webOrderLineItemId, purchaseDate
+    case originalPurchaseDate, expiresDate, revocationDate, revocationReason, offerType
+    case offerIdentifier, offerDiscountType, isUpgraded, inAppOwnershipType, type
+    case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
+    case gracePeriodExpiresDate, priceIncreaseStatus
     case unknown
-
-    var bit: UInt64 { 1 << UInt64(rawValue) }
 
     /// Known keys by byte length.
     static let byLength: [[(Key, [UInt8])]] = {
@@ -45,10 +63,39 @@ struct FastVerifyReceiptReader {
     }()
   }
 
-  static func read(_ document: [UInt8]) -> VerifyReceiptResponse? {
+  /// The known keys met in one object.
+  private struct KeySet {
+    private var words: (UInt64, UInt64) = (0, 0)
+
+    func contains(_ key: Key) -> Bool {
+      key.rawValue < 64
+        ? words.0 & (1 << UInt64(key.rawValue)) != 0
+        : words.1 & (1 << UInt64(key.rawValue - 64)) != 0
+    }
+
+    /// Adds a key; a key met twice gives up (the general reader keeps the last value, field
+    /// by field). Unknown keys are not tracked.
+    mutating func insert(_ key: Key) throws(GiveUp) {
+      guard key != .unknown else { return }
+      guard !contains(key) else { throw GiveUp() }
+      if key.rawValue < 64 {
+        words.0 |= 1 << UInt64(key.rawValue)
+      } else {
+        words.1 |= 1 << UInt64(key.rawValue - 64)
+      }
+    }
+  }
+
+  /// Reads a regular document of any receipt schema, or `nil` to leave it to the general
+  /// reader.
+  static func read(_ document: [UInt8]) -> (any PurchaseDocument)? {
+    read(document, nested: false)
+  }
+
+  private static func read(_ document: [UInt8], nested: Bool) -> (any PurchaseDocument)? {
     document.withUnsafeBufferPointer { buffer in
-      var reader = FastVerifyReceiptReader(bytes: buffer)
-      return try? reader.response()
+      var reader = FastDocumentReader(bytes: buffer)
+      return try? reader.document(nested: nested)
     }
   }
 
@@ -56,74 +103,270 @@ struct FastVerifyReceiptReader {
     self.bytes = bytes
   }
 
-  // MARK: Document
+  // MARK: Documents
 
-  private mutating func response() throws(GiveUp) -> VerifyReceiptResponse {
-    var response = VerifyReceiptResponse(
-      status: nil, environment: nil, inApp: [], latestReceiptInfo: [], renewalInfo: [],
-      latestReceipt: nil, timestamp: nil, diagnostics: [])
-    var receiptType: String?
-    var created = DateField()
-    var requested = DateField()
-    var sawPending = false
-    var sawTopRenewalFields = false
-    // A key given twice gives up: the general reader keeps the last value, field by field.
-    var seen: UInt64 = 0
+  /// What a v2 notification's `data` holds.
+  private struct NotificationData {
+    var status: Int?
+    var environment: String?
+    var transaction: AppStoreTransaction?
+    var renewal: AppStoreRenewalInfo?
+  }
+
+  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
+  private mutating func document(nested: Bool) throws(GiveUp) -> any PurchaseDocument {
+    var seen = KeySet()
+    var environment: String?
+    var status: Int?
+    var latestReceipt: String?
+    var receipt = ReceiptObject()
+    var latestReceiptInfo: [ReceiptEntry] = []
+    var pending: [RenewalInfo] = []
+    var unified: ReceiptObject?
+    var notificationType: String?
+    var subtype: String?
+    var data: NotificationData?
+    var payload = PayloadFields()
     try object { reader, key throws(GiveUp) in
-      if key != .unknown {
-        guard seen & key.bit == 0 else { throw GiveUp() }
-        seen |= key.bit
-      }
+      try seen.insert(key)
       switch key {
-      case .status: response.status = try reader.integer()
-      case .environment:
-        response.environment = Environment(appleName: try reader.string())
-      case .latest_receipt: response.latestReceipt = try reader.string()
-      case .receipt:
-        var seenInReceipt: UInt64 = 0
-        try reader.object { reader, key throws(GiveUp) in
-          if key != .unknown {
-            guard seenInReceipt & key.bit == 0 else { throw GiveUp() }
-            seenInReceipt |= key.bit
-          }
-          switch key {
-          case .transaction_id: throw GiveUp()  // iOS 6 style
-          case .in_app: response.inApp = try reader.entries()
-          case .receipt_type: receiptType = try reader.string()
-          case .receipt_creation_date_ms: created.milliseconds = try reader.millisecondsString()
-          case .receipt_creation_date: created.text = try reader.rawString(allowSlashEscape: false)
-          case .request_date_ms: requested.milliseconds = try reader.millisecondsString()
-          case .request_date: requested.text = try reader.rawString(allowSlashEscape: false)
-          default: try reader.skipValue(depth: 2)
-          }
-        }
-      case .latest_receipt_info: response.latestReceiptInfo = try reader.entries()
-      case .latest_expired_receipt_info: throw GiveUp()
-      case .pending_renewal_info:
-        sawPending = true
-        response.renewalInfo = try reader.renewalInfos()
-      case .auto_renew_status, .expiration_intent:
-        sawTopRenewalFields = true
-        try reader.skipValue(depth: 1)
-      case .signedPayload, .notificationType, .notification_type:
-        throw GiveUp()  // not a verifyReceipt response (DocumentReader's order)
-      default: try reader.skipValue(depth: 1)
+      case .status: status = try reader.integer()
+      case .environment: environment = try reader.string()
+      case .latest_receipt: latestReceipt = try reader.string()
+      case .receipt: receipt = try reader.receiptObject()
+      case .latest_receipt_info: latestReceiptInfo = try reader.entries()
+      case .latest_expired_receipt_info, .signedPayload: throw GiveUp()
+      case .pending_renewal_info: pending = try reader.renewalInfos()
+      case .unified_receipt: unified = try reader.receiptObject()
+      case .notification_type, .notificationType: notificationType = try reader.string()
+      case .subtype: subtype = try reader.string()
+      case .data:
+        guard !nested else { throw GiveUp() }
+        data = try reader.notificationData()
+      default:
+        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
       }
     }
     skipWhitespace()
     guard index == bytes.count else { throw GiveUp() }
-    if !sawPending && sawTopRenewalFields { throw GiveUp() }  // iOS 6 renewal fields
-    // What DocumentReader recognises as a verifyReceipt response.
-    guard seen & (Key.status.bit | Key.receipt.bit | Key.latest_receipt_info.bit) != 0 else {
-      throw GiveUp()
+    let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
+    let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
+
+    if seen.contains(.notificationType) {
+      guard !nested, !seen.contains(.notification_type) else { throw GiveUp() }
+      return ServerNotification(
+        rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
+        environment: data?.environment.flatMap(Environment.init(appleName:)),
+        timestamp: timestamp, entries: data?.transaction?.entries ?? [],
+        renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: [])
     }
-    if let receiptType, receiptType.hasSuffix("Sandbox") { response.environment = .sandbox }
-    if let creation = try instant(created) {
-      response.timestamp = creation
-    } else {
-      response.timestamp = try instant(requested)
+    if seen.contains(.notification_type) {
+      guard !nested, let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
+      let entries = unified.latestReceiptInfo
+      // Renewal fields at the top are read only without pending_renewal_info.
+      if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
+      return StatusUpdateNotification(
+        rawNotificationType: notificationType,
+        environment: environment.flatMap(Environment.init(appleName:))
+          ?? unified.environment.flatMap(Environment.init(appleName:)),
+        entries: entries, renewalInfo: unified.pending, diagnostics: [])
     }
-    return response
+    if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {
+      guard !nested, !receipt.isIOS6 else { throw GiveUp() }
+      if !seen.contains(.pending_renewal_info) && sawTopRenewalFields { throw GiveUp() }
+      var response = VerifyReceiptResponse(
+        status: status, environment: environment.flatMap(Environment.init(appleName:)),
+        inApp: receipt.inApp, latestReceiptInfo: latestReceiptInfo, renewalInfo: pending,
+        latestReceipt: latestReceipt, timestamp: nil, diagnostics: [])
+      if let type = receipt.receiptType, type.hasSuffix("Sandbox") {
+        response.environment = .sandbox
+      }
+      if let creation = try instant(receipt.created) {
+        response.timestamp = creation
+      } else {
+        response.timestamp = try instant(receipt.requested)
+      }
+      return response
+    }
+    if seen.contains(.transactionId) {
+      return AppStoreTransaction(
+        entry: try payload.entry(), type: payload.type,
+        environment: environment.flatMap(Environment.init(appleName:)), timestamp: timestamp,
+        diagnostics: [])
+    }
+    if seen.contains(.originalTransactionId) {
+      return AppStoreRenewalInfo(
+        info: try payload.renewalInfo(),
+        environment: environment.flatMap(Environment.init(appleName:)), timestamp: timestamp,
+        diagnostics: [])
+    }
+    throw GiveUp()  // not a document the general reader recognises: it says why
+  }
+
+  /// `receipt` of a verifyReceipt response, or `unified_receipt` of a v1 notification.
+  private struct ReceiptObject {
+    var isIOS6 = false
+    var environment: String?
+    var inApp: [ReceiptEntry] = []
+    var latestReceiptInfo: [ReceiptEntry] = []
+    var pending: [RenewalInfo] = []
+    var receiptType: String?
+    var created = DateField()
+    var requested = DateField()
+  }
+
+  private mutating func receiptObject() throws(GiveUp) -> ReceiptObject {
+    var result = ReceiptObject()
+    var seen = KeySet()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .transaction_id:
+        result.isIOS6 = true
+        try reader.skipValue(depth: 2)
+      case .environment: result.environment = try reader.string()
+      case .in_app: result.inApp = try reader.entries()
+      case .latest_receipt_info: result.latestReceiptInfo = try reader.entries()
+      case .pending_renewal_info: result.pending = try reader.renewalInfos()
+      case .receipt_type: result.receiptType = try reader.string()
+      case .receipt_creation_date_ms: result.created.milliseconds = try reader.millisecondsString()
+      case .receipt_creation_date:
+        result.created.text = try reader.rawString(allowSlashEscape: false)
+      case .request_date_ms: result.requested.milliseconds = try reader.millisecondsString()
+      case .request_date: result.requested.text = try reader.rawString(allowSlashEscape: false)
+      default: try reader.skipValue(depth: 2)
+      }
+    }
+    return result
+  }
+
+  /// A v2 notification's `data`; its signed fields are decoded and read by this reader, and
+  /// anything it does not read exactly gives up.
+  private mutating func notificationData() throws(GiveUp) -> NotificationData {
+    var result = NotificationData()
+    var seen = KeySet()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .status: result.status = try reader.integer()
+      case .environment: result.environment = try reader.string()
+      case .signedTransactionInfo:
+        guard let signed = try reader.signed() else { return }
+        guard let transaction = signed as? AppStoreTransaction else { throw GiveUp() }
+        result.transaction = transaction
+      case .signedRenewalInfo:
+        guard let signed = try reader.signed() else { return }
+        guard let renewal = signed as? AppStoreRenewalInfo else { throw GiveUp() }
+        result.renewal = renewal
+      default: try reader.skipValue(depth: 2)
+      }
+    }
+    return result
+  }
+
+  /// A signed field: `null`, or a compact JWS whose payload this reader reads.
+  private mutating func signed() throws(GiveUp) -> (any PurchaseDocument)? {
+    skipWhitespace()
+    if literal("null") { return nil }
+    let compact = try string()
+    guard let payload = try? JWS.payload(of: compact),
+      let document = Self.read(payload, nested: true)
+    else { throw GiveUp() }
+    return document
+  }
+
+  /// The fields of a decoded transaction or renewal info payload (JWSTransactionDecodedPayload,
+  /// JWSRenewalInfoDecodedPayload), as Apple types them: ids and names as strings, dates as
+  /// millisecond numbers, flags as booleans or 0/1.
+  private struct PayloadFields {
+    var transaction: String?
+    var original: String?
+    var product: String?
+    var orderLine: String?
+    var quantity: Int?
+    var purchase: Int64?
+    var originalPurchase: Int64?
+    var expires: Int64?
+    var revocation: Int64?
+    var revocationReason: String?
+    var offerType: Int?
+    var offerIdentifier: String?
+    var offerDiscountType: String?
+    var upgraded: Bool?
+    var ownership: String?
+    var type: String?
+    var autoRenewProduct: String?
+    var autoRenew: Bool?
+    var intent: Int?
+    var retry: Bool?
+    var grace: Int64?
+    var priceIncrease: Int?
+    var signedDate: Int64?
+
+    /// As `ReceiptEntry.read(transactionFields:path:diagnostics:)` reads it.
+    func entry() throws(GiveUp) -> ReceiptEntry {
+      guard let transaction, let product else { throw GiveUp() }
+      let instant = { (milliseconds: Int64?) in
+        milliseconds.map(Instant.init(millisecondsSince1970:))
+      }
+      return ReceiptEntry(
+        productID: ProductID(product), transactionID: TransactionID(transaction),
+        originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
+        webOrderLineItemID: orderLine.map(WebOrderLineItemID.init(rawValue:)),
+        quantity: quantity ?? 1, purchaseDate: instant(purchase),
+        originalPurchaseDate: instant(originalPurchase), expiresDate: instant(expires),
+        cancellationDate: instant(revocation), rawCancellationReason: revocationReason,
+        isTrialPeriod: offerType == 1 && offerDiscountType == "FREE_TRIAL",
+        isInIntroOfferPeriod: offerType == 1 && offerDiscountType != "FREE_TRIAL",
+        isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership,
+        offerCodeRefName: offerType == 3 ? offerIdentifier : nil,
+        promotionalOfferID: offerType == 2 ? offerIdentifier : nil)
+    }
+
+    /// As `RenewalInfo.read(renewalFields:path:diagnostics:)` reads it.
+    func renewalInfo() throws(GiveUp) -> RenewalInfo {
+      guard let original else { throw GiveUp() }
+      return RenewalInfo(
+        originalTransactionID: OriginalTransactionID(original),
+        productID: product.map(ProductID.init(rawValue:)),
+        autoRenewProductID: autoRenewProduct.map(ProductID.init(rawValue:)),
+        autoRenewStatus: autoRenew, rawExpirationIntent: intent, isInBillingRetryPeriod: retry,
+        gracePeriodExpiresDate: grace.map(Instant.init(millisecondsSince1970:)),
+        priceConsentStatus: priceIncrease.map { $0 == 1 })
+    }
+  }
+
+  /// Reads a payload field into `fields`; `false` when `key` is not one.
+  private mutating func payloadField(_ key: Key, _ fields: inout PayloadFields) throws(GiveUp)
+    -> Bool
+  {
+    switch key {
+    case .transactionId: fields.transaction = try string()
+    case .originalTransactionId: fields.original = try string()
+    case .productId: fields.product = try string()
+    case .webOrderLineItemId: fields.orderLine = try string()
+    case .quantity: fields.quantity = try integer()
+    case .purchaseDate: fields.purchase = try millisecondsNumber()
+    case .originalPurchaseDate: fields.originalPurchase = try millisecondsNumber()
+    case .expiresDate: fields.expires = try millisecondsNumber()
+    case .revocationDate: fields.revocation = try millisecondsNumber()
+    case .revocationReason: fields.revocationReason = try stringOrInteger()
+    case .offerType: fields.offerType = try integer()
+    case .offerIdentifier: fields.offerIdentifier = try string()
+    case .offerDiscountType: fields.offerDiscountType = try string()
+    case .isUpgraded: fields.upgraded = try flag()
+    case .inAppOwnershipType: fields.ownership = try string()
+    case .type: fields.type = try string()
+    case .autoRenewProductId: fields.autoRenewProduct = try string()
+    case .autoRenewStatus: fields.autoRenew = try flag()
+    case .expirationIntent: fields.intent = try integer()
+    case .isInBillingRetryPeriod: fields.retry = try flag()
+    case .gracePeriodExpiresDate: fields.grace = try millisecondsNumber()
+    case .priceIncreaseStatus: fields.priceIncrease = try integer()
+    case .signedDate: fields.signedDate = try millisecondsNumber()
+    default: return false
+    }
+    return true
   }
 
   private mutating func entries() throws(GiveUp) -> [ReceiptEntry] {
@@ -171,7 +414,7 @@ struct FastVerifyReceiptReader {
     var offerCode: String?
     var promotional: String?
     // Each known key once: a repeat gives up (the general reader keeps the last value).
-    var seen: UInt64 = 0
+    var seen = KeySet()
     try object { reader, key throws(GiveUp) in
       switch key {
       case .product_id:
@@ -220,8 +463,7 @@ struct FastVerifyReceiptReader {
         try reader.skipValue(depth: 3)
         return
       }
-      guard seen & key.bit == 0 else { throw GiveUp() }
-      seen |= key.bit
+      try seen.insert(key)
     }
     guard let product, let transaction else { throw GiveUp() }
     var expiresDate = try instant(expires)
@@ -249,12 +491,9 @@ struct FastVerifyReceiptReader {
     var retry: Bool?
     var grace = DateField()
     var consent: Bool?
-    var seen: UInt64 = 0
+    var seen = KeySet()
     try object { reader, key throws(GiveUp) in
-      if key != .unknown {
-        guard seen & key.bit == 0 else { throw GiveUp() }
-        seen |= key.bit
-      }
+      try seen.insert(key)
       switch key {
       case .original_transaction_id: subscription = try reader.string()
       case .product_id: product = try reader.string()
@@ -296,7 +535,7 @@ struct FastVerifyReceiptReader {
 
   /// Calls `member` for each key of an object; the member must read or skip its value.
   private mutating func object(
-    _ member: (inout FastVerifyReceiptReader, Key) throws(GiveUp) -> Void
+    _ member: (inout FastDocumentReader, Key) throws(GiveUp) -> Void
   ) throws(GiveUp) {
     try sequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { reader throws(GiveUp) in
       let key = try reader.readKey()
@@ -305,7 +544,7 @@ struct FastVerifyReceiptReader {
     }
   }
 
-  private mutating func array(_ element: (inout FastVerifyReceiptReader) throws(GiveUp) -> Void)
+  private mutating func array(_ element: (inout FastDocumentReader) throws(GiveUp) -> Void)
     throws(GiveUp)
   {
     try sequence(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
@@ -313,7 +552,7 @@ struct FastVerifyReceiptReader {
 
   /// `open item (, item)* close`, whitespace allowed between tokens.
   private mutating func sequence(
-    open: UInt8, close: UInt8, _ item: (inout FastVerifyReceiptReader) throws(GiveUp) -> Void
+    open: UInt8, close: UInt8, _ item: (inout FastDocumentReader) throws(GiveUp) -> Void
   ) throws(GiveUp) {
     try expect(open)
     skipWhitespace()
@@ -463,7 +702,25 @@ struct FastVerifyReceiptReader {
     return Int(value)
   }
 
-  /// `"true"`, `"false"`, `"1"`, `"0"` or a JSON boolean.
+  /// A JSON number of 1 to 18 digits, no sign, fraction or exponent: milliseconds as the
+  /// App Store Server API writes dates.
+  private mutating func millisecondsNumber() throws(GiveUp) -> Int64 {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
+    return Int64(try integer())
+  }
+
+  /// A string, or an integer number kept as its digits (`revocationReason` is a number).
+  private mutating func stringOrInteger() throws(GiveUp) -> String {
+    skipWhitespace()
+    guard index < bytes.count else { throw GiveUp() }
+    if bytes[index] == UInt8(ascii: "\"") { return try string() }
+    let start = index
+    _ = try integer()
+    return text((start, index))
+  }
+
+  /// `"true"`, `"false"`, `"1"`, `"0"`, a JSON boolean, or the number 0 or 1.
   private mutating func flag() throws(GiveUp) -> Bool {
     skipWhitespace()
     guard index < bytes.count else { throw GiveUp() }
@@ -476,7 +733,11 @@ struct FastVerifyReceiptReader {
     }
     if literal("true") { return true }
     if literal("false") { return false }
-    throw GiveUp()
+    switch try integer() {  // the numbers 0 and 1, as Apple writes autoRenewStatus
+    case 1: return true
+    case 0: return false
+    default: throw GiveUp()
+    }
   }
 
   private mutating func literal(_ word: StaticString) -> Bool {

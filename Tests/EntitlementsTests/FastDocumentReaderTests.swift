@@ -1,0 +1,264 @@
+import EntitlementsTesting
+import Foundation
+import Testing
+
+@testable import Entitlements
+
+/// The byte-level reader gives the same answer as the general reader on every document of
+/// every receipt schema, or gives up (and the general reader answers).
+@Suite("Fast document reader agrees with the general reader")
+struct FastDocumentReaderTests {
+  /// Whether two documents are the same value of the same type.
+  static func same(_ a: any PurchaseDocument, _ b: any PurchaseDocument) -> Bool {
+    guard let a = a as? any (PurchaseDocument & Equatable) else { return false }
+    func compare<T: PurchaseDocument & Equatable>(_ a: T) -> Bool { (b as? T) == a }
+    return compare(a)
+  }
+
+  /// Both readers on one document: the same document, or the same error; and the public
+  /// entry point (fast first, general after) agrees with both.
+  static func agree(_ bytes: [UInt8]) -> (agree: Bool, fast: Bool) {
+    let fast = FastDocumentReader.read(bytes)
+    let general = Result { () throws(ReadError) in try DocumentReader.readGeneral(bytes) }
+    let combined = Result { () throws(ReadError) in try DocumentReader.read(bytes) }
+    if let fast {
+      guard case .success(let reference) = general, case .success(let both) = combined else {
+        return (false, true)
+      }
+      // Nothing irregular was read: the general reader has nothing to say either.
+      return (same(fast, reference) && same(both, reference) && reference.diagnostics.isEmpty, true)
+    }
+    switch (general, combined) {
+    case (.success(let a), .success(let b)): return (same(a, b), false)
+    case (.failure(let a), .failure(let b)): return (a == b, false)
+    default: return (false, false)
+    }
+  }
+
+  /// Every document of the fixtures: each file, and each signed payload of the notification
+  /// sequences.
+  static func suiteDocuments() throws -> [(name: String, bytes: [UInt8])] {
+    let files = try FileManager.default.subpathsOfDirectory(atPath: fixturesDirectory.path)
+      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".jws") }.sorted()
+    var documents: [(String, [UInt8])] = []
+    for file in files {
+      let bytes = Array(try fixtureData(file))
+      documents.append((file, bytes))
+      guard file.hasSuffix("sequences.json"),
+        case .object(let root) = try JSONValue(parsing: bytes),
+        case .array(let events) = root["events"]
+      else { continue }
+      for (number, event) in events.enumerated() {
+        guard case .object(let members) = event, case .string(let signed) = members["signedPayload"]
+        else { continue }
+        let payload = try JWS.payload(of: signed)
+        documents.append(("\(file) event \(number)", payload))
+        // The signed fields inside, as the App Store Server API returns them.
+        guard case .object(let notification) = try JSONValue(parsing: payload),
+          case .object(let data) = notification["data"]
+        else { continue }
+        for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+          if case .string(let inner) = data[key] {
+            documents.append(("\(file) event \(number) \(key)", try JWS.payload(of: inner)))
+          }
+        }
+      }
+    }
+    return documents
+  }
+
+  @Test func everyDocumentOfTheSuite() throws {
+    let documents = try Self.suiteDocuments()
+    var fastKinds: [String: Int] = [:]
+    for (name, bytes) in documents {
+      let result = Self.agree(bytes)
+      #expect(result.agree, "\(name)")
+      if result.fast, let document = FastDocumentReader.read(bytes) {
+        fastKinds["\(type(of: document))", default: 0] += 1
+      }
+    }
+    // Regular real documents of every schema take the fast path (the odd ones, iOS 6 and
+    // numeric fields, do not).
+    #expect(fastKinds["VerifyReceiptResponse", default: 0] >= 8, "\(fastKinds)")
+    #expect(fastKinds["StatusUpdateNotification", default: 0] >= 1, "\(fastKinds)")
+    #expect(fastKinds["ServerNotification", default: 0] >= 10, "\(fastKinds)")
+    #expect(fastKinds["AppStoreTransaction", default: 0] >= 10, "\(fastKinds)")
+    #expect(fastKinds["AppStoreRenewalInfo", default: 0] >= 10, "\(fastKinds)")
+    print("fast path taken for \(fastKinds) of \(documents.count) documents")
+  }
+
+  /// The typed entry points take the fast path only for their own kind of document.
+  @Test func typedEntryPointsAgree() throws {
+    for (name, bytes) in try Self.suiteDocuments() where bytes.first == UInt8(ascii: "{") {
+      let general = try? DocumentReader.readGeneral(bytes)
+      if let expected = general as? VerifyReceiptResponse {
+        #expect(try VerifyReceiptResponse(json: bytes) == expected, "\(name)")
+      }
+      if let expected = general as? StatusUpdateNotification {
+        #expect(try StatusUpdateNotification(json: bytes) == expected, "\(name)")
+      }
+      if let expected = general as? ServerNotification {
+        #expect(try ServerNotification(json: bytes) == expected, "\(name)")
+      }
+      if let expected = general as? AppStoreTransaction {
+        #expect(try AppStoreTransaction(json: bytes) == expected, "\(name)")
+      }
+      if let expected = general as? AppStoreRenewalInfo {
+        #expect(try AppStoreRenewalInfo(json: bytes) == expected, "\(name)")
+      }
+    }
+  }
+
+  @Test func everyFieldOfARegularDocument() throws {
+    let json = #"""
+      {"status": "0", "environment": "Production", "latest_receipt": "MII\/T+=",
+       "receipt": {"receipt_type": "ProductionSandbox", "request_date_ms": "1490000000000",
+         "receipt_creation_date": "2017-03-20 08:00:00 Etc/GMT", "in_app": [
+         {"product_id": "p", "transaction_id": "1", "original_transaction_id": "1",
+          "web_order_line_item_id": "w1", "quantity": 2, "purchase_date": "2017-02-20T08:00:00Z",
+          "original_purchase_date_ms": "1487577600000", "expires_date_formatted":
+          "2017-03-20 00:00:00 America/Los_Angeles", "cancellation_date_ms": "1488000000000",
+          "cancellation_reason": "1", "is_trial_period": true, "is_in_intro_offer_period": "0",
+          "is_upgraded": "false", "in_app_ownership_type": "FAMILY_SHARED",
+          "offer_code_ref_name": "spring", "promotional_offer_id": "promo",
+          "unknown": [1, {"a": null}, -2.5e3]}]},
+       "latest_receipt_info": [],
+       "pending_renewal_info": [{"original_transaction_id": "1", "product_id": "p",
+          "auto_renew_product_id": "q", "auto_renew_status": "1", "expiration_intent": "2",
+          "is_in_billing_retry_period": "1", "grace_period_expires_date_ms": "1490500000000",
+          "price_consent_status": "0", "extra": true}]}
+      """#
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast)
+  }
+
+  @Test(arguments: [
+    #"{"status": 0, "latest_receipt_info": {"transaction_id": "1", "product_id": "p"}}"#,
+    #"{"status": 0, "receipt": {"transaction_id": "1", "product_id": "p"}}"#,
+    #"{"status": 0, "latest_receipt_info": [{"product_id": "p"}]}"#,
+    #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "purchase_date_ms": 5}]}"#,
+    #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "transaction_id": "2", "product_id": "p"}]}"#,
+    #"{"status": 0, "auto_renew_status": "0", "latest_receipt_info": []}"#,
+    #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p\u00e9"}]}"#,
+    #"{"status": 0, "latest_receipt_info": [], "latest_receipt_info": [{"transaction_id": "1", "product_id": "p"}]}"#,
+    #"{"status": 01}"#, #"{"status": 0,}"#, "[]",
+  ])
+  func irregularDocumentsFallBackAndAgree(_ json: String) {
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(!result.fast)
+  }
+
+  /// A compact JWS around a payload (unsigned: the readers do not verify signatures).
+  static func jws(_ payload: String) -> String {
+    let encoded = Data(payload.utf8).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+    return "eyJhbGciOiJFUzI1NiJ9.\(encoded).c2ln"
+  }
+
+  static let transactionPayload = #"""
+    {"transactionId": "2000000123", "originalTransactionId": "2000000100",
+     "webOrderLineItemId": "2000000050", "bundleId": "com.example", "productId": "monthly",
+     "subscriptionGroupIdentifier": "21000000", "purchaseDate": 1698148900000,
+     "originalPurchaseDate": 1698148000000, "expiresDate": 1700827300000, "quantity": 1,
+     "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
+     "signedDate": 1698148901000, "revocationDate": 1698149000000, "revocationReason": 1,
+     "offerType": 3, "offerIdentifier": "SPRING", "isUpgraded": false,
+     "environment": "Sandbox", "transactionReason": "PURCHASE", "storefront": "USA",
+     "price": 4990, "currency": "USD", "offerPeriod": "P1M"}
+    """#
+  static let renewalPayload = #"""
+    {"originalTransactionId": "2000000100", "autoRenewProductId": "yearly",
+     "productId": "monthly", "autoRenewStatus": 1, "expirationIntent": 2,
+     "isInBillingRetryPeriod": true, "gracePeriodExpiresDate": 1700900000000,
+     "priceIncreaseStatus": 0, "signedDate": 1698148901000, "environment": "Sandbox",
+     "recentSubscriptionStartDate": 1698148000000, "renewalDate": 1700827300000}
+    """#
+
+  /// Every field each schema's reader reads, in a regular document: the fast path is taken
+  /// and agrees field by field.
+  @Test(arguments: [
+    #"""
+    {"notification_type": "DID_RECOVER", "environment": "PROD", "auto_renew_status": "true",
+     "password": "x", "unified_receipt": {"environment": "Sandbox", "status": 0,
+       "latest_receipt": "MII\/T", "latest_receipt_info": [
+       {"product_id": "p", "transaction_id": "2", "original_transaction_id": "1",
+        "purchase_date_ms": "1487577600000", "expires_date_ms": "1490000000000"},
+       {"product_id": "p", "transaction_id": "3", "original_transaction_id": "1",
+        "purchase_date_ms": "1490000000000", "expires_date_ms": "1492000000000"}],
+       "pending_renewal_info": [{"original_transaction_id": "1", "auto_renew_status": "1"}]}}
+    """#,
+    #"""
+    {"notificationType": "DID_RENEW", "subtype": "BILLING_RECOVERY", "version": "2.0",
+     "notificationUUID": "u", "signedDate": 1698148902000, "data": {"appAppleId": 1,
+       "bundleId": "com.example", "environment": "Sandbox", "status": 1,
+       "signedTransactionInfo": "\#(jws(transactionPayload))",
+       "signedRenewalInfo": "\#(jws(renewalPayload))"}}
+    """#,
+    #"""
+    {"notificationType": "DID_CHANGE_RENEWAL_PREF", "subtype": "UPGRADE",
+     "signedDate": 1698148902000, "data": {"environment": "Production",
+       "signedTransactionInfo": "\#(jws(transactionPayload))", "signedRenewalInfo": null}}
+    """#,
+    transactionPayload, renewalPayload,
+    jws(transactionPayload),
+    #"{"signedPayload": "\#(jws(#"{"notificationType": "TEST", "signedDate": 1}"#))"}"#,
+  ])
+  func regularDocumentsOfEverySchema(_ json: String) {
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast || json.hasPrefix("eyJ") || json.hasPrefix(#"{"signedPayload""#))
+  }
+
+  /// Documents the fast reader must leave to the general reader: it gives up, and both agree.
+  @Test(arguments: [
+    // v1: renewal fields only at the top; an old top-level latest_receipt_info; no unified_receipt
+    #"{"notification_type": "CANCEL", "auto_renew_status": "false", "unified_receipt": {"latest_receipt_info": []}}"#,
+    #"{"notification_type": "CANCEL", "latest_receipt_info": {"transaction_id": "1", "product_id": "p"}}"#,
+    #"{"notification_type": "CANCEL"}"#,
+    // v2: both notification keys; a signed field that is not a JWS; an object instead of one
+    #"{"notificationType": "TEST", "notification_type": "TEST"}"#,
+    #"{"notificationType": "TEST", "data": {"signedTransactionInfo": "not a jws"}}"#,
+    #"{"notificationType": "TEST", "data": {"signedTransactionInfo": {"transactionId": "1", "productId": "p"}}}"#,
+    #"{"notificationType": "TEST", "data": {"signedTransactionInfo": "\#(jws(#"{"originalTransactionId": "1"}"#))"}}"#,
+    #"{"notificationType": "TEST", "data": {"signedRenewalInfo": "\#(jws(#"{"transactionId": "1", "productId": "p"}"#))"}}"#,
+    #"{"notificationType": 5}"#,
+    // decoded payloads: a missing product, a date as a string or a fraction, a flag as 2
+    #"{"transactionId": "1"}"#,
+    #"{"transactionId": "1", "productId": "p", "purchaseDate": "1698148900000"}"#,
+    #"{"transactionId": "1", "productId": "p", "purchaseDate": 1698148900000.5}"#,
+    #"{"transactionId": "1", "productId": "p", "isUpgraded": 2}"#,
+    #"{"transactionId": "1", "productId": "p", "revocationReason": 1.0}"#,
+    #"{"transactionId": "1", "productId": "p", "productId": "q"}"#,
+    #"{"originalTransactionId": 1}"#,
+    #"{"originalTransactionId": "1", "autoRenewStatus": "yes"}"#,
+    #"{"appAppleId": 1, "originalApplicationVersion": "1.0"}"#,
+    #"{"bundleId": "com.example"}"#,
+  ])
+  func irregularDocumentsOfEverySchemaFallBack(_ json: String) {
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(!result.fast)
+  }
+
+  /// The robustness corpus: every seed document (verifyReceipt, v1, decoded transaction, v2
+  /// notification) mutated.
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func theRobustnessCorpus(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    var fast = 0
+    for round in 0..<5000 {
+      let original = Array(RobustnessTests.seeds[round % RobustnessTests.seeds.count].utf8)
+      let mutation = RobustnessTests.Mutation.allCases[
+        (round / RobustnessTests.seeds.count) % RobustnessTests.Mutation.allCases.count]
+      let bytes = RobustnessTests.mutate(original, mutation, &random)
+      let result = Self.agree(bytes)
+      #expect(result.agree, "seed \(seed) round \(round)")
+      if result.fast { fast += 1 }
+    }
+    // Some mutations leave a regular document (a flipped digit, a shorter id).
+    #expect(fast > 0)
+  }
+}
