@@ -72,7 +72,17 @@ public struct Evaluator: Sendable {
       current.entries.append(item)
       current.diagnostics += entryDiagnostics
     }
-    if let currentID { groups[currentID] = current }
+    // One entitlement is the norm: it needs no dictionary.
+    let finished: [(id: EntitlementID, entries: [ClassifiedEntry], diagnostics: [Diagnostic])]
+    if let currentID, groups.isEmpty {
+      finished = [(currentID, current.entries, current.diagnostics)]
+    } else {
+      if let currentID { groups[currentID] = current }
+      finished = groups.keys.sorted().map { id in
+        let group = groups[id] ?? ([], [])
+        return (id, group.entries, group.diagnostics)
+      }
+    }
     if !renewalInfo.isEmpty {
       var knownSubscriptions = Set<OriginalTransactionID>()
       var previous: OriginalTransactionID?
@@ -90,10 +100,9 @@ public struct Evaluator: Sendable {
       }
     }
 
-    let entitlements = groups.keys.sorted().map { id -> EntitlementEvaluation in
-      let group = groups[id] ?? ([], [])
+    let entitlements = finished.map { group -> EntitlementEvaluation in
       let evaluation = evaluateEntitlement(
-        id, group.entries, source: entries, diagnostics: group.diagnostics,
+        group.id, group.entries, source: entries, diagnostics: group.diagnostics,
         renewalInfo: renewalInfo, history: history)
       diagnostics += evaluation.diagnostics
       return evaluation

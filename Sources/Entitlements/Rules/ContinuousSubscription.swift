@@ -6,9 +6,11 @@ enum ContinuousSubscription {
   static func start(of periods: [ActivePeriod], environment: Environment) -> Instant? {
     guard var start = periods.last?.interval.start else { return nil }
     let limit: FixedDuration = environment == .sandbox ? .minutes(10) : .days(60)
-    for (previous, next) in zip(periods, periods.dropFirst()).reversed() {
-      guard next.interval.start - previous.interval.end < limit else { break }
-      start = previous.interval.start
+    // From the last period back, while the gap before it is under the limit.
+    var index = periods.count - 1
+    while index > 0, periods[index].interval.start - periods[index - 1].interval.end < limit {
+      index -= 1
+      start = periods[index].interval.start
     }
     return start
   }

@@ -48,14 +48,57 @@ enum Deduplication {
 
   /// Whether no two records share a transaction id or a subscription order line.
   private static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
+    guard entries.count < Int(Int32.max) else { return isUniqueBySet(entries) }
+    let capacity = IdentifierTable.capacity(for: entries.count)
+    // Two tables in one allocation, on the stack for small histories.
+    let answer = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) {
+      memory -> Bool? in
+      guard let base = memory.baseAddress else { return nil }
+      var transactions = IdentifierTable(
+        memory: UnsafeMutableBufferPointer(start: base, count: capacity), count: entries.count)
+      var orderLines = IdentifierTable(
+        memory: UnsafeMutableBufferPointer(start: base + capacity, count: capacity),
+        count: entries.count)
+      // Index loops read single fields; `for entry in entries` would copy every record.
+      for index in entries.indices {
+        switch transactions.insert(
+          entries[index].transactionID.rawValue, index: index,
+          key: { entries[$0].transactionID.rawValue })
+        {
+        case true?: break
+        case false?: return false
+        case nil: return nil
+        }
+        guard let key = orderLineKey(entries[index]) else { continue }
+        switch orderLines.insert(
+          key.rawValue, index: index, key: { orderLineKey(entries[$0])?.rawValue ?? "" })
+        {
+        case true?: break
+        case false?: return false
+        case nil: return nil
+        }
+      }
+      return true
+    }
+    return answer ?? isUniqueBySet(entries)
+  }
+
+  /// The order line that identifies a subscription entry, when it has a usable one.
+  private static func orderLineKey(_ entry: ReceiptEntry) -> WebOrderLineItemID? {
+    guard entry.expiresDate != nil, let key = entry.webOrderLineItemID,
+      !key.rawValue.isEmpty, key.rawValue != "0"
+    else { return nil }
+    return key
+  }
+
+  /// ``isUnique(_:)`` with the standard library's seeded hashing: the answer when the fast
+  /// table's probe budget is spent (chosen collisions).
+  static func isUniqueBySet(_ entries: [ReceiptEntry]) -> Bool {
     var transactions = Set<TransactionID>(minimumCapacity: entries.count)
     var orderLines = Set<WebOrderLineItemID>(minimumCapacity: entries.count)
-    // Index loops read single fields; `for entry in entries` would copy every record.
     for index in entries.indices {
       guard transactions.insert(entries[index].transactionID).inserted else { return false }
-      if entries[index].expiresDate != nil, let key = entries[index].webOrderLineItemID,
-        !key.rawValue.isEmpty, key.rawValue != "0"
-      {
+      if let key = orderLineKey(entries[index]) {
         guard orderLines.insert(key).inserted else { return false }
       }
     }

@@ -24,9 +24,11 @@ enum LapseRules {
     for interval in refunded {
       furthestEnd.append(max(furthestEnd.last ?? .distantPast, interval.end))
     }
+    // Renewal info applies to the gaps after a subscription's last coverage; without renewal
+    // info there is nothing to look up.
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
     var current: (OriginalTransactionID, Instant)?
-    for index in coverage.indices {
+    for index in coverage.indices where !renewalInfo.isEmpty {
       guard let interval = coverage[index].interval else { continue }
       let key = coverage[index].entry.originalTransactionID
       if let (subscription, end) = current, subscription == key {
@@ -50,7 +52,9 @@ enum LapseRules {
       let previous = periods[index]
       let next = periods[index + 1]
       let gap = Interval(start: previous.interval.end, end: next.interval.start)
-      let infos = (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
+      let infos =
+        endingHere.isEmpty
+        ? [] : (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
       let startingBefore = refunded.partitionPoint { $0.start >= gap.end }
       let refundMeetsGap = startingBefore > 0 && furthestEnd[startingBefore - 1] > gap.start
       let firstRecovery = recoveryInstants.partitionPoint { $0 > gap.start }
