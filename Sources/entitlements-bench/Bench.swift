@@ -61,7 +61,9 @@ enum Bench {
       let sorted = Inputs.entries(count: n, seed: 1)
       var random = SeededRandom(seed: 2)
       let shuffled = random.shuffled(sorted)
-      for (name, entries) in [("sorted", sorted), ("shuffled", shuffled)] {
+      let order = ProcessInfo.processInfo.environment["BENCH_ORDER"]
+      for (name, entries) in [("sorted", sorted), ("shuffled", shuffled)]
+      where order == nil || order == name {
         let repeats = max(1, 200_000 / n)
         let history = PurchaseHistory(entries: entries)
         let time =

@@ -13,7 +13,7 @@ struct IdentifierTableTests {
     let ids = (0..<2000).map { _ in String(random.int64(in: 0...1500)) + "-id" }
     let count = ids.count
     var reference = Set<String>()
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: IdentifierTable.capacity(for: count)) {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: IdentifierTable.capacity(for: count)) {
       memory in
       var table = IdentifierTable(memory: memory, count: count)
       for index in ids.indices {
@@ -27,7 +27,7 @@ struct IdentifierTableTests {
   /// no ids receives more ids than it has slots.
   @Test func givesUpPastItsProbeBudget() {
     let ids = (0..<100).map { "id\($0)" }
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: IdentifierTable.capacity(for: 0)) {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: IdentifierTable.capacity(for: 0)) {
       memory in
       var table = IdentifierTable(memory: memory, count: 0)
       var gaveUp = false

@@ -68,6 +68,8 @@ public struct Evaluator: Sendable {
         if let currentID { groups[currentID] = current }
         currentID = item.entitlement
         current = groups.removeValue(forKey: item.entitlement) ?? ([], [])
+        // The first entitlement usually takes every remaining entry: no regrowth.
+        if groups.isEmpty { current.entries.reserveCapacity(entries.count - index) }
       }
       current.entries.append(item)
       current.diagnostics += entryDiagnostics

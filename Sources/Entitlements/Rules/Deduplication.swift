@@ -48,10 +48,10 @@ enum Deduplication {
 
   /// Whether no two records share a transaction id or a subscription order line.
   private static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
-    guard entries.count < Int(Int32.max) else { return isUniqueBySet(entries) }
+    guard entries.count < Int(UInt32.max) else { return isUniqueBySet(entries) }
     let capacity = IdentifierTable.capacity(for: entries.count)
     // Two tables in one allocation, on the stack for small histories.
-    let answer = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) {
+    let answer = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * capacity) {
       memory -> Bool? in
       guard let base = memory.baseAddress else { return nil }
       var transactions = IdentifierTable(
