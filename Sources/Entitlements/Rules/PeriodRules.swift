@@ -45,7 +45,6 @@ enum PeriodRules {
       let rangeStart = position
       var end = first.end
       var lastIndex = firstIndex
-      var members: [TransactionID] = []
       var trial = false
       var intro = false
       while position < order.count {
@@ -61,9 +60,10 @@ enum PeriodRules {
           end = interval.end
           lastIndex = index
         }
-        members.append(coverage[index].entry.transactionID)
         position += 1
       }
+      // Members are known once the period ends: one allocation of the exact size.
+      let members = order[rangeStart..<position].map { coverage[$0].entry.transactionID }
       periods.append(
         ActivePeriod(
           interval: Interval(start: first.start, end: end),
