@@ -30,13 +30,9 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    // A regular document is read straight from the bytes; anything else by the general
-    // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastDocumentReader.read(json) as? AppStoreTransaction {
-      self = fast
-      return
+    self = try FastDocumentReader.read(json) { value throws(ReadError) in
+      try Self(value: value)
     }
-    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a transaction already parsed.
@@ -98,13 +94,9 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    // A regular document is read straight from the bytes; anything else by the general
-    // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastDocumentReader.read(json) as? AppStoreRenewalInfo {
-      self = fast
-      return
+    self = try FastDocumentReader.read(json) { value throws(ReadError) in
+      try Self(value: value)
     }
-    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads renewal info already parsed.

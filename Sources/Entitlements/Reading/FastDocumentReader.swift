@@ -92,6 +92,16 @@ struct FastDocumentReader {
     read(document, nested: false)
   }
 
+  /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
+  /// reading when it is of that kind, else `general` on the parsed document, which gives the
+  /// same answer plus the diagnostics.
+  static func read<Document: PurchaseDocument>(
+    _ json: [UInt8], general: (JSONValue) throws(ReadError) -> Document
+  ) throws(ReadError) -> Document {
+    if let fast = read(json) as? Document { return fast }
+    return try general(JSONValue.document(json))
+  }
+
   private static func read(_ document: [UInt8], nested: Bool) -> (any PurchaseDocument)? {
     document.withUnsafeBufferPointer { buffer in
       var reader = FastDocumentReader(bytes: buffer)
@@ -151,6 +161,7 @@ struct FastDocumentReader {
     guard index == bytes.count else { throw GiveUp() }
     let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
     let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
+    let topEnvironment = environment.flatMap(Environment.init(appleName:))
 
     if seen.contains(.notificationType) {
       guard !nested, !seen.contains(.notification_type) else { throw GiveUp() }
@@ -162,20 +173,18 @@ struct FastDocumentReader {
     }
     if seen.contains(.notification_type) {
       guard !nested, let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
-      let entries = unified.latestReceiptInfo
       // Renewal fields at the top are read only without pending_renewal_info.
       if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
       return StatusUpdateNotification(
         rawNotificationType: notificationType,
-        environment: environment.flatMap(Environment.init(appleName:))
-          ?? unified.environment.flatMap(Environment.init(appleName:)),
-        entries: entries, renewalInfo: unified.pending, diagnostics: [])
+        environment: topEnvironment ?? unified.environment.flatMap(Environment.init(appleName:)),
+        entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: [])
     }
     if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {
       guard !nested, !receipt.isIOS6 else { throw GiveUp() }
       if !seen.contains(.pending_renewal_info) && sawTopRenewalFields { throw GiveUp() }
       var response = VerifyReceiptResponse(
-        status: status, environment: environment.flatMap(Environment.init(appleName:)),
+        status: status, environment: topEnvironment,
         inApp: receipt.inApp, latestReceiptInfo: latestReceiptInfo, renewalInfo: pending,
         latestReceipt: latestReceipt, timestamp: nil, diagnostics: [])
       if let type = receipt.receiptType, type.hasSuffix("Sandbox") {
@@ -191,13 +200,13 @@ struct FastDocumentReader {
     if seen.contains(.transactionId) {
       return AppStoreTransaction(
         entry: try payload.entry(), type: payload.type,
-        environment: environment.flatMap(Environment.init(appleName:)), timestamp: timestamp,
+        environment: topEnvironment, timestamp: timestamp,
         diagnostics: [])
     }
     if seen.contains(.originalTransactionId) {
       return AppStoreRenewalInfo(
         info: try payload.renewalInfo(),
-        environment: environment.flatMap(Environment.init(appleName:)), timestamp: timestamp,
+        environment: topEnvironment, timestamp: timestamp,
         diagnostics: [])
     }
     throw GiveUp()  // not a document the general reader recognises: it says why

@@ -38,13 +38,9 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded `signedPayload`.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    // A regular document is read straight from the bytes; anything else by the general
-    // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastDocumentReader.read(json) as? ServerNotification {
-      self = fast
-      return
+    self = try FastDocumentReader.read(json) { value throws(ReadError) in
+      try Self(value: value)
     }
-    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a notification already parsed.

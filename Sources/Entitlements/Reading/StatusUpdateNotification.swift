@@ -64,13 +64,9 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The notification body.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    // A regular document is read straight from the bytes; anything else by the general
-    // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastDocumentReader.read(json) as? StatusUpdateNotification {
-      self = fast
-      return
+    self = try FastDocumentReader.read(json) { value throws(ReadError) in
+      try Self(value: value)
     }
-    try self.init(value: JSONValue.document(json))
   }
 
   /// Reads a notification already parsed.

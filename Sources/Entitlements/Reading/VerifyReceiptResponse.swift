@@ -53,18 +53,9 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   /// - Parameter json: The response body.
   /// - Throws: ``ReadError`` when the bytes are not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    // Regular documents are read straight from the bytes; anything else by the general
-    // reader, which gives the same answer plus the diagnostics.
-    if let fast = FastDocumentReader.read(json) as? VerifyReceiptResponse {
-      self = fast
-      return
+    self = try FastDocumentReader.read(json) { value throws(ReadError) in
+      try Self(value: value)
     }
-    try self.init(generalJSON: json)
-  }
-
-  /// Reads with the general reader only (the reference the fast reader is tested against).
-  init(generalJSON json: [UInt8]) throws(ReadError) {
-    try self.init(value: JSONValue.document(json))
   }
 
   init(
