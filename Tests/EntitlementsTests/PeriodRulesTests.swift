@@ -105,4 +105,18 @@ struct PeriodRulesTests {
       ], environment: .sandbox)
     #expect(sandbox.continuousSubscriptionStart == instant("2020-01-01T10:30:00Z"))
   }
+
+  /// SPEC §5: a run continues over lapses *shorter* than 60 days; a lapse of exactly 60 days
+  /// (60 × 86 400 000 ms) starts a new run, one millisecond less does not.
+  @Test(arguments: [
+    ("2016-03-31T00:00:00Z", "2016-03-31T00:00:00Z"),  // lapse Jan 31 – Mar 31: 60 days
+    ("2016-03-30T23:59:59.999Z", "2016-01-01T00:00:00Z"),  // 60 days − 1 ms
+  ])
+  func continuousSubscriptionAtExactlySixtyDays(restart: String, expectedStart: String) throws {
+    let evaluation = try evaluateOne([
+      sub("1", "2016-01-01T00:00:00Z", "2016-01-31T00:00:00Z"),
+      sub("2", restart, "2016-05-01T00:00:00Z"),
+    ])
+    #expect(evaluation.continuousSubscriptionStart == instant(expectedStart))
+  }
 }
