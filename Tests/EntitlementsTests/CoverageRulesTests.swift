@@ -233,3 +233,51 @@ struct CoverageRulesTests {
     #expect(evaluation.diagnostics.first?.field == "product_id")
   }
 }
+
+/// `CoverageList` reads like the array of coverage it replaced, and compares by its elements.
+@Suite("Coverage list")
+struct CoverageListTests {
+  static let catalog = ProductCatalog([
+    Product(id: "monthly", type: .autoRenewable, entitlement: "magazine"),
+    Product(id: "music", type: .autoRenewable, entitlement: "music"),
+  ])
+  static let magazineEntries = [
+    sub("1", "2017-01-01", "2017-02-01"),
+    sub("2", "2017-02-01", "2017-03-01", cancelled: "2017-02-10"),
+    sub("3", "2017-03-01", "2017-04-01"),
+  ]
+
+  @Test func elementsAreTheEntriesWithTheirCoverage() throws {
+    let magazine = try evaluateOne(Self.magazineEntries, catalog: Self.catalog)
+    let coverage = Array(magazine.coverage)
+    #expect(coverage.map(\.entry) == Self.magazineEntries)
+    #expect(coverage.map(\.disposition) == [.covers, .refundVoided, .covers])
+    #expect(coverage.map(\.productType) == [.autoRenewable, .autoRenewable, .autoRenewable])
+    #expect(
+      coverage.map(\.interval) == [
+        interval("2017-01-01", "2017-02-01"), nil, interval("2017-03-01", "2017-04-01"),
+      ])
+    #expect(coverage[1].naturalInterval == interval("2017-02-01", "2017-03-01"))
+    #expect(magazine.coverage.indices == 0..<3)
+  }
+
+  /// The same coverage read from a history with another entitlement's entries (a different
+  /// shared entry array, other indices) is equal and hashes equal.
+  @Test func equalityIsByElementsWhateverTheHistory() throws {
+    let alone = try evaluateOne(Self.magazineEntries, catalog: Self.catalog)
+    let mixed = Evaluator(catalog: Self.catalog).evaluate(
+      PurchaseHistory(
+        entries: [sub("0", "2016-12-01", "2017-01-01", product: "music", original: "9")]
+          + Self.magazineEntries))
+    let magazine = try #require(mixed["magazine"])
+    #expect(magazine.coverage == alone.coverage)
+    #expect(magazine.coverage.hashValue == alone.coverage.hashValue)
+    #expect(magazine == alone)
+    let changed = try evaluateOne(
+      Self.magazineEntries, catalog: Self.catalog,
+      policy: Policy(cancellation: .endAtCancellation))
+    #expect(changed.coverage != alone.coverage)
+    let shorter = try evaluateOne(Array(Self.magazineEntries.prefix(2)), catalog: Self.catalog)
+    #expect(shorter.coverage != alone.coverage)
+  }
+}

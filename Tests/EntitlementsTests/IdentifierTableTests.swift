@@ -56,3 +56,60 @@ struct IdentifierTableTests {
     #expect(Deduplication.deduplicate(Array(entries.prefix(39))).entries.count == 39)
   }
 }
+
+/// Ids that strictly increase in canonical order prove uniqueness without a table; anything
+/// else goes to the table, which still finds every duplicate.
+@Suite("Increasing ids")
+struct IncreasingIDsTests {
+  /// (transaction id, order line, has expires_date) per entry, in purchase order.
+  struct Case: Sendable, CustomTestStringConvertible {
+    var name: String
+    var ids: [(String, String, Bool)]
+    var increase: Bool
+    var kept: Int
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "both increase", ids: [("t1", "w1", true), ("t2", "w2", true), ("t3", "w3", true)],
+      increase: true, kept: 3),
+    Case(
+      name: "transaction ids fall, all unique",
+      ids: [("t3", "w1", true), ("t2", "w2", true), ("t1", "w3", true)], increase: false,
+      kept: 3),
+    Case(
+      name: "order lines fall, all unique",
+      ids: [("t1", "w3", true), ("t2", "w2", true), ("t3", "w1", true)], increase: false,
+      kept: 3),
+    Case(
+      name: "a transaction id repeats later",
+      ids: [("t1", "w1", true), ("t2", "w2", true), ("t1", "w3", true)], increase: false,
+      kept: 2),
+    Case(
+      name: "an order line repeats (restore)",
+      ids: [("t1", "w1", true), ("t2", "w2", true), ("t3", "w2", true)], increase: false,
+      kept: 2),
+    Case(
+      name: "order lines of entries without expires_date do not count",
+      ids: [("t1", "w1", false), ("t2", "w1", false)], increase: true, kept: 2),
+    Case(
+      name: "order line 0 does not count",
+      ids: [("t1", "0", true), ("t2", "0", true)], increase: true, kept: 2),
+  ]
+
+  @Test(arguments: cases)
+  func shortcutAndTableAgree(_ testCase: Case) {
+    let entries = testCase.ids.enumerated().map { index, ids in
+      let purchase = Instant(millisecondsSince1970: Int64(index) * 1000)
+      return ReceiptEntry(
+        productID: "p", transactionID: TransactionID(ids.0),
+        webOrderLineItemID: WebOrderLineItemID(ids.1), purchaseDate: purchase,
+        expiresDate: ids.2 ? purchase + .milliseconds(500) : nil)
+    }
+    #expect(Deduplication.idsIncrease(entries) == testCase.increase)
+    #expect(Deduplication.isUnique(entries) == (testCase.kept == entries.count))
+    #expect(Deduplication.isUniqueBySet(entries) == (testCase.kept == entries.count))
+    #expect(Deduplication.deduplicate(entries).entries.count == testCase.kept)
+  }
+}

@@ -13,7 +13,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// The entitlement.
   public var id: EntitlementID
   /// What each entry of the entitlement covers, and why, in purchase order.
-  public var coverage: [EntryCoverage]
+  public var coverage: CoverageList
   /// The active periods, sorted, disjoint and non-touching.
   public var periods: [ActivePeriod]
   /// The lapses between consecutive periods: `lapses[i]` lies between `periods[i]` and
@@ -39,7 +39,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   var layout: PeriodRules.Layout
 
   init(
-    id: EntitlementID, coverage: [EntryCoverage], periods: [ActivePeriod],
+    id: EntitlementID, coverage: CoverageList, periods: [ActivePeriod],
     layout: PeriodRules.Layout, lapses: [Lapse],
     windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
     diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int

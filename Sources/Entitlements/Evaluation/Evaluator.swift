@@ -120,20 +120,22 @@ public struct Evaluator: Sendable {
     history: PurchaseHistory
   ) -> EntitlementEvaluation {
     var diagnostics = diagnostics
-    let coverage = CoverageRules.coverage(
+    let records = CoverageRules.coverage(
       of: entries, in: source, policy: policy, diagnostics: &diagnostics)
-    // coverage[i] is entries[i]: every entry of an entitlement has one coverage record.
-    let (periods, layout) = PeriodRules.periods(of: coverage, minimumLapse: policy.minimumLapse)
+    // records[i] is entries[i]: every entry of an entitlement has one coverage record.
+    let (periods, layout) = PeriodRules.periods(
+      of: records, in: source, minimumLapse: policy.minimumLapse)
+    let coverage = CoverageList(entries: source, records: records)
     let lengths = layout.last.map { index in
       windowLengths(
-        endingWith: coverage[index].entry, duration: entries[index].duration,
+        endingWith: source[records[index].entryIndex], duration: entries[index].duration,
         environment: history.environment)
     }
     let recoveries: [BillingRecovery]
     if history.billingRecoveries.isEmpty {
       recoveries = []
     } else {
-      let subscriptions = Set(coverage.map(\.entry.originalTransactionID))
+      let subscriptions = Set(records.map { source[$0.entryIndex].originalTransactionID })
       recoveries = history.billingRecoveries.filter {
         subscriptions.contains($0.originalTransactionID)
       }
@@ -142,11 +144,11 @@ public struct Evaluator: Sendable {
       between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
       retryLimits: lengths.map(\.billingRetry))
     let lastInfo = layout.last.last.flatMap {
-      renewalInfo[coverage[$0].entry.originalTransactionID]
+      renewalInfo[source[records[$0].entryIndex].originalTransactionID]
     }
     let windows = periods.indices.compactMap { index -> RenewalWindows? in
       let period = periods[index]
-      guard coverage[layout.last[index]].productType == .autoRenewable,
+      guard records[layout.last[index]].productType == .autoRenewable,
         !period.interval.end.isDistantFuture
       else { return nil }
       let isLast = index == periods.count - 1

@@ -9,31 +9,46 @@
 /// - An upgrade ends the entry at its `cancellation_date`, or, without one, where the first
 ///   other entry of the entitlement that begins inside it begins (refunded or not).
 enum CoverageRules {
+  /// One record per typed entry, in the order of `entries`; entries are read in place from
+  /// `source`, never copied.
   static func coverage(
     of entries: [ClassifiedEntry], in source: [ReceiptEntry], policy: Policy,
     diagnostics: inout [Diagnostic]
-  ) -> [EntryCoverage] {
+  ) -> [CoverageRecord] {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
-    // refunded later, so a refund never gives the old plan back (DESIGN.md).
+    // refunded later, so a refund never gives the old plan back (DESIGN.md). The starts are
+    // needed only to cut an upgrade without cancellation_date.
     var starts: [(Instant, Int)] = []
-    starts.reserveCapacity(entries.count)
-    for (index, item) in entries.enumerated() {
-      if let purchase = source[item.index].purchaseDate, item.type != nil {
-        starts.append((purchase, index))
+    if entries.contains(where: {
+      source[$0.index].isUpgraded && source[$0.index].cancellationDate == nil
+    }) {
+      starts.reserveCapacity(entries.count)
+      for (position, item) in entries.enumerated() {
+        if let purchase = source[item.index].purchaseDate, item.type != nil {
+          starts.append((purchase, position))
+        }
       }
     }
-    var result: [EntryCoverage] = []
+    var result: [CoverageRecord] = []
     result.reserveCapacity(entries.count)
     var stackEnd = Instant.distantPast
     for (position, item) in entries.enumerated() {
       guard let type = item.type else { continue }
-      let entry = source[item.index]
-      guard let purchase = entry.purchaseDate else {
+      let index = item.index
+      func invalid(_ kind: Diagnostic.Kind, field: String, message: String) -> CoverageRecord {
+        diagnostics.append(
+          Diagnostic(
+            kind, transactionID: source[index].transactionID, field: field, message: message))
+        return CoverageRecord(
+          entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
+          naturalInterval: nil)
+      }
+      guard let purchase = source[index].purchaseDate else {
         result.append(
           invalid(
-            entry, type, .missingPurchaseDate, field: "purchase_date",
-            message: "no purchase_date: the entry covers nothing", &diagnostics))
+            .missingPurchaseDate, field: "purchase_date",
+            message: "no purchase_date: the entry covers nothing"))
         continue
       }
       let natural: Interval
@@ -41,21 +56,20 @@ enum CoverageRules {
       case .consumable:
         continue
       case .autoRenewable:
-        guard let expires = entry.expiresDate else {
+        guard let expires = source[index].expiresDate else {
           result.append(
             invalid(
-              entry, type, .missingExpiresDate, field: "expires_date",
-              message: "an auto-renewable entry without expires_date covers nothing",
-              &diagnostics))
+              .missingExpiresDate, field: "expires_date",
+              message: "an auto-renewable entry without expires_date covers nothing"))
           continue
         }
         guard expires > purchase else {
           result.append(
             invalid(
-              entry, type, .expiresNotAfterPurchase, field: "expires_date",
+              .expiresNotAfterPurchase, field: "expires_date",
               message:
                 "expires_date \(expires) is not after purchase_date \(purchase): "
-                + "the entry covers nothing", &diagnostics))
+                + "the entry covers nothing"))
           continue
         }
         natural = Interval(start: purchase, end: expires)
@@ -63,41 +77,44 @@ enum CoverageRules {
         guard let duration = item.duration else {
           result.append(
             invalid(
-              entry, type, .missingDuration, field: "product_id",
+              .missingDuration, field: "product_id",
               message:
-                "non-renewing product \(entry.productID) has no duration in the catalog: "
-                + "the entry covers nothing", &diagnostics))
+                "non-renewing product \(source[index].productID) has no duration in the "
+                + "catalog: the entry covers nothing"))
           continue
         }
         let start =
-          policy.nonRenewingStacking == .stack && !entry.isRefunded
+          policy.nonRenewingStacking == .stack && !source[index].isRefunded
           ? max(purchase, stackEnd) : purchase
         natural = Interval(start: start, end: duration.advance(start))
       case .nonConsumable:
         natural = Interval(start: purchase, end: .distantFuture)
       }
-      let coverage = cut(
-        natural, entry: entry, position: position, type: type, policy: policy, starts: starts,
-        &diagnostics)
-      if type == .nonRenewing, let interval = coverage.interval {
+      let record = cut(
+        natural, source: source, index: index, position: position, type: type, policy: policy,
+        starts: starts, &diagnostics)
+      if type == .nonRenewing, let interval = record.interval {
         stackEnd = max(stackEnd, interval.end)
       }
-      result.append(coverage)
+      result.append(record)
     }
     return result
   }
 
-  /// Applies refunds and upgrades to an entry's natural coverage.
+  /// Applies refunds and upgrades to the natural coverage of `source[index]`.
   private static func cut(
-    _ natural: Interval, entry: ReceiptEntry, position: Int, type: ProductType, policy: Policy,
-    starts: [(Instant, Int)], _ diagnostics: inout [Diagnostic]
-  ) -> EntryCoverage {
-    func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> EntryCoverage {
-      EntryCoverage(
-        entry: entry, productType: type, interval: interval.flatMap { $0.isEmpty ? nil : $0 },
-        disposition: disposition, naturalInterval: natural)
+    _ natural: Interval, source: [ReceiptEntry], index: Int, position: Int, type: ProductType,
+    policy: Policy, starts: [(Instant, Int)], _ diagnostics: inout [Diagnostic]
+  ) -> CoverageRecord {
+    func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> CoverageRecord {
+      CoverageRecord(
+        entryIndex: index, productType: type,
+        interval: interval.flatMap { $0.isEmpty ? nil : $0 }, disposition: disposition,
+        naturalInterval: natural)
     }
-    if entry.isRefunded, let cancellation = entry.cancellationDate {
+    let cancellationDate = source[index].cancellationDate
+    let isUpgraded = source[index].isUpgraded
+    if !isUpgraded, let cancellation = cancellationDate {
       switch policy.cancellation {
       case .voidEntirely:
         return make(nil, .refundVoided)
@@ -106,8 +123,8 @@ enum CoverageRules {
         return make(Interval(start: natural.start, end: end), .refundEndedAt(cancellation))
       }
     }
-    guard entry.isUpgraded else { return make(natural, .covers) }
-    if let cancellation = entry.cancellationDate {
+    guard isUpgraded else { return make(natural, .covers) }
+    if let cancellation = cancellationDate {
       let end = max(natural.start, min(natural.end, cancellation))
       return make(Interval(start: natural.start, end: end), .endedByUpgrade(at: end))
     }
@@ -116,7 +133,8 @@ enum CoverageRules {
     }
     diagnostics.append(
       Diagnostic(
-        .upgradeWithoutSuccessor, transactionID: entry.transactionID, field: "is_upgraded",
+        .upgradeWithoutSuccessor, transactionID: source[index].transactionID,
+        field: "is_upgraded",
         message:
           "is_upgraded without cancellation_date, and no other entry begins inside "
           + "\(natural): it keeps its own expiry"))
@@ -133,16 +151,5 @@ enum CoverageRules {
       low += 1
     }
     return nil
-  }
-
-  private static func invalid(
-    _ entry: ReceiptEntry, _ type: ProductType, _ kind: Diagnostic.Kind, field: String,
-    message: String, _ diagnostics: inout [Diagnostic]
-  ) -> EntryCoverage {
-    diagnostics.append(
-      Diagnostic(kind, transactionID: entry.transactionID, field: field, message: message))
-    return EntryCoverage(
-      entry: entry, productType: type, interval: nil, disposition: .invalid(kind),
-      naturalInterval: nil)
   }
 }

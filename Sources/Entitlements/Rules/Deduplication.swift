@@ -15,7 +15,8 @@ enum Deduplication {
     entries: [ReceiptEntry], diagnostics: [Diagnostic]
   ) {
     // The common case, unique records: no record is moved into a dictionary.
-    if isUnique(entries) { return (canonicallySorted(entries), []) }
+    let sorted = canonicallySorted(entries)
+    if idsIncrease(sorted) || isUnique(sorted) { return (sorted, []) }
     var diagnostics: [Diagnostic] = []
     var byTransaction: [TransactionID: ReceiptEntry] = [:]
     byTransaction.reserveCapacity(entries.count)
@@ -46,8 +47,28 @@ enum Deduplication {
     return (canonicallySorted(result), diagnostics)
   }
 
+  /// Whether, in canonical order, transaction ids strictly increase and so do the order lines
+  /// of subscription entries: then no two are equal, and no table is needed. Apple numbers both
+  /// in time order, so this holds for almost every real history; when it does not,
+  /// ``isUnique(_:)`` decides. Strict `<` of `String` implies `!=` of `String`, the equality
+  /// the identifiers hash by.
+  static func idsIncrease(_ entries: [ReceiptEntry]) -> Bool {
+    var previousOrderLine: WebOrderLineItemID?
+    for index in entries.indices {
+      if index > 0,
+        !(entries[index - 1].transactionID.rawValue < entries[index].transactionID.rawValue)
+      {
+        return false
+      }
+      guard let key = orderLineKey(entries[index]) else { continue }
+      if let previousOrderLine, !(previousOrderLine.rawValue < key.rawValue) { return false }
+      previousOrderLine = key
+    }
+    return true
+  }
+
   /// Whether no two records share a transaction id or a subscription order line.
-  private static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
+  static func isUnique(_ entries: [ReceiptEntry]) -> Bool {
     guard entries.count < Int(UInt32.max) else { return isUniqueBySet(entries) }
     let capacity = IdentifierTable.capacity(for: entries.count)
     // Two tables in one allocation, on the stack for small histories.

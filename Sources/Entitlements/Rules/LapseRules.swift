@@ -9,15 +9,16 @@
 /// about the lapse.
 enum LapseRules {
   static func lapses(
-    between periods: [ActivePeriod], coverage: [EntryCoverage],
+    between periods: [ActivePeriod], coverage: CoverageList,
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
     retryLimits: [FixedDuration]
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
     // refunded span meet this gap" is then one binary search.
-    let refunded = coverage.compactMap { item -> Interval? in
-      item.entry.isRefunded ? item.naturalInterval : nil
+    let source = coverage.entries
+    let refunded = coverage.records.compactMap { item -> Interval? in
+      source[item.entryIndex].isRefunded ? item.naturalInterval : nil
     }.sorted { $0.start < $1.start }
     var furthestEnd: [Instant] = []
     furthestEnd.reserveCapacity(refunded.count)
@@ -28,9 +29,9 @@ enum LapseRules {
     // info there is nothing to look up.
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
     var current: (OriginalTransactionID, Instant)?
-    for index in coverage.indices where !renewalInfo.isEmpty {
-      guard let interval = coverage[index].interval else { continue }
-      let key = coverage[index].entry.originalTransactionID
+    for item in coverage.records where !renewalInfo.isEmpty {
+      guard let interval = item.interval else { continue }
+      let key = source[item.entryIndex].originalTransactionID
       if let (subscription, end) = current, subscription == key {
         current = (key, max(end, interval.end))
         continue

@@ -14,9 +14,9 @@ enum PeriodRules {
     var last: [Int] = []
   }
 
-  static func periods(of coverage: [EntryCoverage], minimumLapse: FixedDuration) -> (
-    periods: [ActivePeriod], layout: Layout
-  ) {
+  static func periods(
+    of coverage: [CoverageRecord], in source: [ReceiptEntry], minimumLapse: FixedDuration
+  ) -> (periods: [ActivePeriod], layout: Layout) {
     var order: [Int] = []
     order.reserveCapacity(coverage.count)
     var inOrder = true
@@ -53,8 +53,9 @@ enum PeriodRules {
         let gapAllowed = end < .distantFuture && interval.start - end < minimumLapse
         guard interval.start <= end || gapAllowed else { break }
         if interval.start == first.start {
-          trial = trial || coverage[index].entry.isTrialPeriod
-          intro = intro || coverage[index].entry.isInIntroOfferPeriod
+          let entryIndex = coverage[index].entryIndex
+          trial = trial || source[entryIndex].isTrialPeriod
+          intro = intro || source[entryIndex].isInIntroOfferPeriod
         }
         if interval.end >= end {
           end = interval.end
@@ -63,12 +64,15 @@ enum PeriodRules {
         position += 1
       }
       // Members are known once the period ends: one allocation of the exact size.
-      let members = order[rangeStart..<position].map { coverage[$0].entry.transactionID }
+      let members = order[rangeStart..<position].map {
+        source[coverage[$0].entryIndex].transactionID
+      }
       periods.append(
         ActivePeriod(
           interval: Interval(start: first.start, end: end),
           start: periods.isEmpty ? .firstPurchase : .restart,
-          transactionIDs: members, lastTransactionID: coverage[lastIndex].entry.transactionID,
+          transactionIDs: members,
+          lastTransactionID: source[coverage[lastIndex].entryIndex].transactionID,
           beganWithTrial: trial, beganWithIntroOffer: intro))
       layout.ranges.append(rangeStart..<position)
       layout.last.append(lastIndex)

@@ -20,17 +20,21 @@ enum StatusRules {
       return .active(activeStatus(at: instant, periodIndex: started, of: evaluation))
     }
     // Coverage is in purchase order, entries without a purchase date first.
-    let coverage = evaluation.coverage
+    let coverage = evaluation.coverage.records
+    let source = evaluation.coverage.entries
     guard
       let latest = lastIndex(
-        in: coverage, atOrBefore: instant, by: { $0.entry.purchaseDate ?? .distantPast }),
-      let latestDate = coverage[latest].entry.purchaseDate
+        in: coverage, atOrBefore: instant,
+        by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
+      let latestDate = source[coverage[latest].entryIndex].purchaseDate
     else {
       return .notSubscribed
     }
     var first = latest
-    while first > 0, coverage[first - 1].entry.purchaseDate == latestDate { first -= 1 }
-    let latestGroup = coverage[first...latest].map(\.entry)
+    while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
+      first -= 1
+    }
+    let latestGroup = coverage[first...latest].map { source[$0.entryIndex] }
     if latestGroup.allSatisfy(\.isRefunded),
       let refunded = latestGroup.first, let revokedAt = refunded.cancellationDate
     {
@@ -67,20 +71,21 @@ enum StatusRules {
     // The entry giving access: the latest-purchased one covering the instant (coverage
     // indices are in purchase order). A period merged by minimumLapse may have instants no
     // entry covers: then its last entry.
+    let coverage = evaluation.coverage.records
     var giving = -1
     for index in layout.order[layout.ranges[periodIndex]] where index > giving {
-      if evaluation.coverage[index].interval?.contains(instant) == true { giving = index }
+      if coverage[index].interval?.contains(instant) == true { giving = index }
     }
-    let last = evaluation.coverage[layout.last[periodIndex]]
-    let entry = giving >= 0 ? evaluation.coverage[giving] : last
+    let last = layout.last[periodIndex]
+    let entry = evaluation.coverage.entry(at: giving >= 0 ? giving : last)
     let isLast = periodIndex == evaluation.periods.count - 1
-    let endsAutoRenewing = last.productType == .autoRenewable
+    let endsAutoRenewing = coverage[last].productType == .autoRenewable
     let offer: ActiveStatus.Offer? =
-      entry.entry.isTrialPeriod
-      ? .freeTrial : entry.entry.isInIntroOfferPeriod ? .introductory : nil
+      entry.isTrialPeriod
+      ? .freeTrial : entry.isInIntroOfferPeriod ? .introductory : nil
     return ActiveStatus(
       periodStart: period.interval.start, expiresAt: period.interval.end,
-      transactionID: entry.entry.transactionID, productID: entry.entry.productID,
+      transactionID: entry.transactionID, productID: entry.productID,
       willRenew: isLast
         ? (endsAutoRenewing ? evaluation.renewalInfo?.autoRenewStatus : false) : nil,
       nextProductID: isLast && endsAutoRenewing ? evaluation.renewalInfo?.autoRenewProductID : nil,
