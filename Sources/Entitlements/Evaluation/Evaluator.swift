@@ -43,36 +43,41 @@ public struct Evaluator: Sendable {
 
     var purchaseEvents: [PurchaseEvent] = []
     var groups: [EntitlementID: (entries: [ClassifiedEntry], diagnostics: [Diagnostic])] = [:]
-    // Runs of one product and one entitlement are the norm: remember the last of each.
-    var lastProduct: Product?
+    // Catalog products met so far: a history has a handful, so a short scan (identical
+    // strings compare by pointer) beats hashing every entry's product id.
+    var known: [Product] = []
+    // Runs of one entitlement are the norm: the current group stays out of the dictionary.
     var currentID: EntitlementID?
     var current: (entries: [ClassifiedEntry], diagnostics: [Diagnostic]) = ([], [])
     for index in entries.indices {
       var entryDiagnostics: [Diagnostic] = []
       let item: ClassifiedEntry
-      if let product = lastProduct, product.id == entries[index].productID {
-        item = ClassifiedEntry(
-          index: index, type: product.type, entitlement: product.entitlement,
-          duration: product.duration)
+      let entitlement: EntitlementID
+      if let slot = known.firstIndex(where: { $0.id == entries[index].productID }) {
+        item = ProductClassification.classify(index: index, product: known[slot])
+        entitlement = known[slot].entitlement
+      } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
+        if known.count < 8 { known.append(product) }
+        item = ProductClassification.classify(index: index, product: product)
+        entitlement = product.entitlement
       } else {
-        item = ProductClassification.classify(
+        (item, entitlement) = ProductClassification.classify(
           entries[index], index: index, catalog: catalog, diagnostics: &entryDiagnostics)
-        lastProduct = catalog[entries[index].productID]
       }
       guard let type = item.type, type != .consumable else {
         diagnostics += entryDiagnostics
         purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: item.type))
         continue
       }
-      if item.entitlement != currentID {
+      if entitlement != currentID {
         if let currentID { groups[currentID] = current }
-        currentID = item.entitlement
-        current = groups.removeValue(forKey: item.entitlement) ?? ([], [])
+        currentID = entitlement
+        current = groups.removeValue(forKey: entitlement) ?? ([], [])
         // The first entitlement usually takes every remaining entry: no regrowth.
         if groups.isEmpty { current.entries.reserveCapacity(entries.count - index) }
       }
       current.entries.append(item)
-      current.diagnostics += entryDiagnostics
+      if !entryDiagnostics.isEmpty { current.diagnostics += entryDiagnostics }
     }
     // One entitlement is the norm: it needs no dictionary.
     let finished: [(id: EntitlementID, entries: [ClassifiedEntry], diagnostics: [Diagnostic])]
@@ -144,17 +149,20 @@ public struct Evaluator: Sendable {
       between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
       retryLimits: lengths.map(\.billingRetry))
     let lastInfo = layout.last.last.flatMap {
-      renewalInfo[source[records[$0].entryIndex].originalTransactionID]
+      renewalInfo.isEmpty ? nil : renewalInfo[source[records[$0].entryIndex].originalTransactionID]
     }
-    let windows = periods.indices.compactMap { index -> RenewalWindows? in
+    var windows: [RenewalWindows] = []
+    windows.reserveCapacity(periods.count)
+    for index in periods.indices {
       let period = periods[index]
       guard records[layout.last[index]].productType == .autoRenewable,
         !period.interval.end.isDistantFuture
-      else { return nil }
+      else { continue }
       let isLast = index == periods.count - 1
-      return RenewalWindows(
-        expiresAt: period.interval.end, lengths: lengths[index],
-        gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil)
+      windows.append(
+        RenewalWindows(
+          expiresAt: period.interval.end, lengths: lengths[index],
+          gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil))
     }
     return EntitlementEvaluation(
       id: id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,

@@ -38,6 +38,11 @@ enum PeriodRules {
     var periods: [ActivePeriod] = []
     var layout = Layout()
     layout.order = order
+    // Few periods is the norm: one small allocation each instead of regrowth from empty.
+    let expected = min(order.count, 8)
+    periods.reserveCapacity(expected)
+    layout.ranges.reserveCapacity(expected)
+    layout.last.reserveCapacity(expected)
     var position = 0
     while position < order.count {
       let firstIndex = order[position]

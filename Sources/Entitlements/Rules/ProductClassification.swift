@@ -1,10 +1,10 @@
 /// An entry (by its index in the deduplicated entries) with the product type and entitlement
 /// it counts for (SPEC §2). Small on purpose: records are not copied per entitlement.
+/// The entitlement is not stored: entries are grouped by it as they are classified.
 struct ClassifiedEntry: Sendable {
   var index: Int
   /// `nil` when the type cannot be known: no catalog and no `expires_date`.
   var type: ProductType?
-  var entitlement: EntitlementID
   var duration: CalendarPeriod?
 }
 
@@ -19,14 +19,16 @@ struct ClassifiedEntry: Sendable {
 /// A product missing from a non-empty catalog is typed the same way, with a
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic.
 enum ProductClassification {
+  /// An entry whose product is in the catalog: the catalog decides.
+  static func classify(index: Int, product: Product) -> ClassifiedEntry {
+    ClassifiedEntry(index: index, type: product.type, duration: product.duration)
+  }
+
+  /// An entry whose product is not in the catalog: typed from its fields and grouped by
+  /// `original_transaction_id`.
   static func classify(
     _ entry: ReceiptEntry, index: Int, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
-  ) -> ClassifiedEntry {
-    if let product = catalog[entry.productID] {
-      return ClassifiedEntry(
-        index: index, type: product.type, entitlement: product.entitlement,
-        duration: product.duration)
-    }
+  ) -> (entry: ClassifiedEntry, entitlement: EntitlementID) {
     if !catalog.isEmpty {
       diagnostics.append(
         Diagnostic(
@@ -37,7 +39,7 @@ enum ProductClassification {
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
     if entry.expiresDate != nil {
-      return ClassifiedEntry(index: index, type: .autoRenewable, entitlement: entitlement)
+      return (ClassifiedEntry(index: index, type: .autoRenewable), entitlement)
     }
     diagnostics.append(
       Diagnostic(
@@ -45,6 +47,6 @@ enum ProductClassification {
         message:
           "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
           + "event, unlocks nothing; list the product in the catalog to grant access"))
-    return ClassifiedEntry(index: index, type: nil, entitlement: entitlement)
+    return (ClassifiedEntry(index: index, type: nil), entitlement)
   }
 }
