@@ -133,6 +133,35 @@ struct FastDocumentReaderTests {
     #expect(result.fast)
   }
 
+  /// Product ids of one length that differ only inside, repeated and alternating: each entry
+  /// keeps its own (the reader reuses the last id's `String` only for the same bytes), and
+  /// names one byte away from a known key are unknown keys, skipped as the general reader
+  /// skips them.
+  @Test func repeatedAndNearlyEqualNames() throws {
+    let products = [
+      "com.example.monthly.aaaa", "com.example.monthly.aaaa", "com.example.monthly.aaab",
+      "com.example.monthly.aaaa", "com.example.weekly.aaaaa", "com.example.weekly.aaaaa",
+      #"com.example\/weekly.aaa"#, #"com.example\/weekly.aaa"#, "com.example/weekly.aaa",
+      "com.example.yearly.ab1", "com.example.yearly.ab2", "com.example.yearly.ab2",
+    ]
+    let entries = products.enumerated().map { number, product in
+      """
+      {"product_id": "\(product)", "transaction_id": "\(number)", "purchase_date_ms": "\(number)000",
+       "expires_date_ms": "\(number)500", "product_ie": "x", "transaction_iD": "9",
+       "purchase_date_mt": "1", "expires_date_ms2": "2"}
+      """
+    }
+    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast)
+    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    #expect(
+      response.entries.map(\.productID.rawValue)
+        == products.map { $0.replacingOccurrences(of: "\\/", with: "/") })
+    #expect(response.entries.map(\.transactionID.rawValue) == products.indices.map(String.init))
+  }
+
   @Test(arguments: [
     #"{"status": 0, "latest_receipt_info": {"transaction_id": "1", "product_id": "p"}}"#,
     #"{"status": 0, "receipt": {"transaction_id": "1", "product_id": "p"}}"#,

@@ -21,6 +21,9 @@
 struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
+  private let keys = KeyTable.shared
+  /// The last product id read: the next entry's is usually the same bytes.
+  private var lastProduct: (start: Int, count: Int, value: String) = (0, -1, "")
 
   /// Thrown internally to give up; never escapes.
   private struct GiveUp: Error {}
@@ -51,16 +54,68 @@ struct FastDocumentReader {
     case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
     case gracePeriodExpiresDate, priceIncreaseStatus
     case unknown
+  }
 
-    /// Known keys by byte length.
-    static let byLength: [[(Key, [UInt8])]] = {
-      var table = [[(Key, [UInt8])]](repeating: [], count: 40)
-      for key in allCases where key != .unknown {
-        let bytes = Array("\(key)".utf8)
-        table[bytes.count].append((key, bytes))
+  /// The known keys by a hash of their bytes: a member name costs one probe (rarely more) and
+  /// one comparison with the key it may be, with no allocation and no reference counting.
+  private struct KeyTable: Sendable {
+    static let shared = KeyTable()
+    /// Slot → a key's raw value, or -1 for an empty slot.
+    private var slots = [Int16](repeating: -1, count: 512)
+    /// Every key's name, concatenated in raw-value order.
+    private var names: [UInt8] = []
+    /// Key k's name is `names[offsets[k] ..< offsets[k + 1]]`.
+    private var offsets: [Int] = [0]
+
+    private init() {
+      for key in Key.allCases where key != .unknown {
+        names += Array("\(key)".utf8)
+        offsets.append(names.count)
       }
-      return table
-    }()
+      names.withUnsafeBufferPointer { names in
+        for key in Key.allCases where key != .unknown {
+          let start = offsets[key.rawValue]
+          var slot = Self.hash(names, start, offsets[key.rawValue + 1] - start)
+          while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+          slots[slot] = Int16(key.rawValue)
+        }
+      }
+    }
+
+    /// The key spelt by `bytes[start ..< start + count]`; ``Key/unknown`` for any other name.
+    func key(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Key {
+      var slot = Self.hash(bytes, start, count)
+      while true {
+        let raw = Int(slots[slot])
+        guard raw >= 0 else { return .unknown }
+        let offset = offsets[raw]
+        if offsets[raw + 1] - offset == count,
+          names.withUnsafeBytes({
+            FastDocumentReader.equal(UnsafeRawBufferPointer(bytes), start, $0, offset, count)
+          })
+        {
+          return Key(rawValue: raw) ?? .unknown
+        }
+        slot = (slot + 1) & (slots.count - 1)
+      }
+    }
+
+    /// A slot from the length and the first and last eight bytes (keys are ASCII and short).
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
+      -> Int
+    {
+      var value = UInt64(count) &* 0x9e37_79b9_7f4a_7c15
+      if count >= 8 {
+        let raw = UnsafeRawBufferPointer(bytes)
+        value ^= raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        value = (value ^ (value >> 29)) &* 0xbf58_476d_1ce4_e5b9
+        value ^= raw.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self)
+      } else {
+        for position in 0..<count { value = (value << 8) | UInt64(bytes[start + position]) }
+      }
+      value = (value ^ (value >> 31)) &* 0x94d0_49bb_1331_11eb
+      return Int(truncatingIfNeeded: value >> 55)  // 9 bits: 512 slots
+    }
   }
 
   /// The known keys met in one object.
@@ -427,7 +482,7 @@ struct FastDocumentReader {
     try object { reader, key throws(GiveUp) in
       switch key {
       case .product_id:
-        product = try reader.string()
+        product = try reader.productID()
       case .transaction_id:
         transaction = try reader.string()
       case .original_transaction_id:
@@ -587,17 +642,7 @@ struct FastDocumentReader {
   /// up (the general reader decodes them).
   private mutating func readKey() throws(GiveUp) -> Key {
     let (start, end) = try rawString(allowSlashEscape: false)
-    let length = end - start
-    guard length < Key.byLength.count else { return .unknown }
-    for (key, bytes) in Key.byLength[length] {
-      var equal = true
-      for offset in 0..<length where self.bytes[start + offset] != bytes[offset] {
-        equal = false
-        break
-      }
-      if equal { return key }
-    }
-    return .unknown
+    return keys.key(bytes, start, end - start)
   }
 
   /// The byte range of a string's contents: ASCII, no control characters, and no escape but
@@ -663,6 +708,43 @@ struct FastDocumentReader {
       position += 1
     }
     return String(decoding: unescaped, as: UTF8.self)
+  }
+
+  /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
+  private static func equal(
+    _ a: UnsafeRawBufferPointer, _ aStart: Int, _ b: UnsafeRawBufferPointer, _ bStart: Int,
+    _ count: Int
+  ) -> Bool {
+    var position = 0
+    while position + 8 <= count {
+      guard
+        a.loadUnaligned(fromByteOffset: aStart + position, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: bStart + position, as: UInt64.self)
+      else { return false }
+      position += 8
+    }
+    while position < count {
+      guard a[aStart + position] == b[bStart + position] else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// A product id: the `String` of the last product id when the bytes are the same, so that
+  /// the entries of a document share one storage (no allocation per entry, and equal ids
+  /// compare by pointer in the evaluator).
+  private mutating func productID() throws(GiveUp) -> String {
+    let (start, end) = try rawString(allowSlashEscape: true)
+    let raw = UnsafeRawBufferPointer(bytes)
+    if end - start == lastProduct.count,
+      Self.equal(raw, start, raw, lastProduct.start, lastProduct.count)
+    {
+      return lastProduct.value
+    }
+    index = start - 1
+    let value = try string()
+    lastProduct = (start, end - start, value)
+    return value
   }
 
   /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
