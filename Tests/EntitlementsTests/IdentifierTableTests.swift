@@ -112,4 +112,26 @@ struct IncreasingIDsTests {
     #expect(Deduplication.isUniqueBySet(entries) == (testCase.kept == entries.count))
     #expect(Deduplication.deduplicate(entries).entries.count == testCase.kept)
   }
+
+  /// Checking the order too, one pass accepts only entries in canonical order: dates never
+  /// decrease, and on equal dates transaction ids increase. Anything else is sorted first.
+  @Test(
+    arguments: [
+      ([0, 1, 2], true), ([0, 0, 1], true), ([2, 1, 0], false), ([0, 2, 1], false),
+    ] as [([Int64], Bool)])
+  func checkingTheOrderToo(dates: [Int64], inOrder: Bool) {
+    let entries = dates.enumerated().map { index, date in
+      ReceiptEntry(
+        productID: "p", transactionID: TransactionID("t\(index)"),
+        purchaseDate: Instant(millisecondsSince1970: date * 1000),
+        expiresDate: Instant(millisecondsSince1970: date * 1000 + 500))
+    }
+    #expect(Deduplication.idsIncrease(entries))
+    #expect(Deduplication.idsIncrease(entries, checkingOrder: true) == inOrder)
+    let result = Deduplication.deduplicate(entries).entries
+    #expect(result == Deduplication.canonicallySorted(entries))
+    #expect(
+      result.map(\.purchaseDate)
+        == result.map(\.purchaseDate).sorted { ($0 ?? .distantPast) < ($1 ?? .distantPast) })
+  }
 }

@@ -14,7 +14,9 @@ enum Deduplication {
   static func deduplicate(_ entries: [ReceiptEntry]) -> (
     entries: [ReceiptEntry], diagnostics: [Diagnostic]
   ) {
-    // The common case, unique records: no record is moved into a dictionary.
+    // The common case, records in canonical order with increasing ids: one pass proves both.
+    if idsIncrease(entries, checkingOrder: true) { return (entries, []) }
+    // Else unique records are still the norm: no record is moved into a dictionary.
     let sorted = canonicallySorted(entries)
     if idsIncrease(sorted) || isUnique(sorted) { return (sorted, []) }
     var diagnostics: [Diagnostic] = []
@@ -52,11 +54,21 @@ enum Deduplication {
   /// in time order, so this holds for almost every real history; when it does not,
   /// ``isUnique(_:)`` decides. Strict `<` of `String` implies `!=` of `String`, the equality
   /// the identifiers hash by.
-  static func idsIncrease(_ entries: [ReceiptEntry]) -> Bool {
+  ///
+  /// With `checkingOrder`, also whether purchase dates never decrease: then the entries are in
+  /// canonical order (ties on the date are in transaction id order), so one pass over records
+  /// in order (the usual input) proves both.
+  static func idsIncrease(_ entries: [ReceiptEntry], checkingOrder: Bool = false) -> Bool {
     var previousOrderLine: WebOrderLineItemID?
     for index in entries.indices {
       if index > 0,
         !(entries[index - 1].transactionID.rawValue < entries[index].transactionID.rawValue)
+      {
+        return false
+      }
+      if checkingOrder, index > 0,
+        entries[index].purchaseDate ?? .distantPast < entries[index - 1].purchaseDate
+          ?? .distantPast
       {
         return false
       }
