@@ -1,5 +1,6 @@
-import Entitlements
 import Testing
+
+@testable import Entitlements
 
 @Suite("Coverage of one entry (SPEC §4, §6)")
 struct CoverageRulesTests {
@@ -279,5 +280,40 @@ struct CoverageListTests {
     #expect(changed.coverage != alone.coverage)
     let shorter = try evaluateOne(Array(Self.magazineEntries.prefix(2)), catalog: Self.catalog)
     #expect(shorter.coverage != alone.coverage)
+  }
+}
+
+/// The packed record gives back exactly what it was made from, for every disposition.
+@Suite("Coverage record")
+struct CoverageRecordTests {
+  static let natural = interval("2017-02-01", "2017-03-01")
+  static let cut = interval("2017-02-01", "2017-02-10")
+
+  @Test(
+    arguments: [
+      (Self.natural, EntryCoverage.Disposition.covers, Self.natural),
+      (Self.cut, .endedByUpgrade(at: instant("2017-02-10")), Self.natural),
+      (nil, .endedByUpgrade(at: instant("2017-02-01")), Self.natural),
+      (nil, .refundVoided, Self.natural),
+      (Self.cut, .refundEndedAt(instant("2017-02-10")), Self.natural),
+      (Self.natural, .refundEndedAt(instant("2017-04-01")), Self.natural),
+      (nil, .invalid(.missingExpiresDate), nil),
+      (nil, .invalid(.missingPurchaseDate), nil),
+    ] as [(Interval?, EntryCoverage.Disposition, Interval?)])
+  func roundTrips(interval: Interval?, disposition: EntryCoverage.Disposition, natural: Interval?) {
+    for (index, type) in [(0, ProductType.autoRenewable), (41, .nonRenewing)] {
+      let record = CoverageRecord(
+        entryIndex: index, productType: type, interval: interval, disposition: disposition,
+        naturalInterval: natural)
+      #expect(record.entryIndex == index)
+      #expect(record.productType == type)
+      #expect(record.interval == interval)
+      #expect(record.disposition == disposition)
+      #expect(record.naturalInterval == natural)
+    }
+  }
+
+  @Test func isSmall() {
+    #expect(MemoryLayout<CoverageRecord>.stride <= 40)
   }
 }

@@ -18,17 +18,19 @@ enum CoverageRules {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
     // refunded later, so a refund never gives the old plan back (DESIGN.md). The starts are
-    // needed only to cut an upgrade without cancellation_date.
-    var starts: [(Instant, Int)] = []
-    if entries.contains(where: {
-      source[$0.index].isUpgraded && source[$0.index].cancellationDate == nil
-    }) {
-      starts.reserveCapacity(entries.count)
+    // needed only to cut an upgrade without cancellation_date: gathered at the first one.
+    var starts: [(Instant, Int)]?
+    func upgradeSuccessorStarts() -> [(Instant, Int)] {
+      if let starts { return starts }
+      var gathered: [(Instant, Int)] = []
+      gathered.reserveCapacity(entries.count)
       for (position, item) in entries.enumerated() {
         if let purchase = source[item.index].purchaseDate, item.type != nil {
-          starts.append((purchase, position))
+          gathered.append((purchase, position))
         }
       }
+      starts = gathered
+      return gathered
     }
     var result: [CoverageRecord] = []
     result.reserveCapacity(entries.count)
@@ -92,7 +94,7 @@ enum CoverageRules {
       }
       let record = cut(
         natural, source: source, index: index, position: position, type: type, policy: policy,
-        starts: starts, &diagnostics)
+        starts: upgradeSuccessorStarts, &diagnostics)
       if type == .nonRenewing, let interval = record.interval {
         stackEnd = max(stackEnd, interval.end)
       }
@@ -104,7 +106,7 @@ enum CoverageRules {
   /// Applies refunds and upgrades to the natural coverage of `source[index]`.
   private static func cut(
     _ natural: Interval, source: [ReceiptEntry], index: Int, position: Int, type: ProductType,
-    policy: Policy, starts: [(Instant, Int)], _ diagnostics: inout [Diagnostic]
+    policy: Policy, starts: () -> [(Instant, Int)], _ diagnostics: inout [Diagnostic]
   ) -> CoverageRecord {
     func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> CoverageRecord {
       CoverageRecord(
@@ -128,7 +130,7 @@ enum CoverageRules {
       let end = max(natural.start, min(natural.end, cancellation))
       return make(Interval(start: natural.start, end: end), .endedByUpgrade(at: end))
     }
-    if let successor = firstStart(in: natural, excluding: position, starts: starts) {
+    if let successor = firstStart(in: natural, excluding: position, starts: starts()) {
       return make(Interval(start: natural.start, end: successor), .endedByUpgrade(at: successor))
     }
     diagnostics.append(
