@@ -33,9 +33,7 @@ enum Deduplication {
     var result: [ReceiptEntry] = []
     result.reserveCapacity(byTransaction.count)
     for entry in byTransaction.values {
-      guard entry.expiresDate != nil, let key = entry.webOrderLineItemID,
-        !key.rawValue.isEmpty, key.rawValue != "0"
-      else {
+      guard let key = orderLineKey(entry) else {
         result.append(entry)
         continue
       }

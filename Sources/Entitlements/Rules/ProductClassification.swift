@@ -1,6 +1,6 @@
-/// An entry (by its index in the deduplicated entries) with the product type and entitlement
-/// it counts for (SPEC §2). Small on purpose: records are not copied per entitlement.
-/// The entitlement is not stored: entries are grouped by it as they are classified.
+/// An entry (by its index in the deduplicated entries) with the product type and duration it
+/// counts with (SPEC §2). Small on purpose: records are not copied per entitlement, and the
+/// entitlement is not stored, since entries are grouped by it as they are classified.
 struct ClassifiedEntry: Sendable {
   var index: Int
   /// `nil` when the type cannot be known: no catalog and no `expires_date`.
