@@ -64,7 +64,9 @@ enum Bench {
       let order = ProcessInfo.processInfo.environment["BENCH_ORDER"]
       for (name, entries) in [("sorted", sorted), ("shuffled", shuffled)]
       where order == nil || order == name {
-        let repeats = max(1, 200_000 / n)
+        let repeats =
+          ProcessInfo.processInfo.environment["BENCH_REPEATS"].flatMap { Int($0) }
+          ?? max(1, 200_000 / n)
         let history = PurchaseHistory(entries: entries)
         let time =
           median(runs: runs) {

@@ -133,7 +133,7 @@ public struct Evaluator: Sendable {
     let coverage = CoverageList(entries: source, records: records)
     let lengths = layout.last.map { index in
       windowLengths(
-        endingWith: source[records[index].entryIndex], duration: entries[index].duration,
+        endingWith: records[index].entryIndex, of: source, duration: entries[index].duration,
         environment: history.environment)
     }
     let recoveries: [BillingRecovery]
@@ -178,12 +178,15 @@ public struct Evaluator: Sendable {
   /// The window lengths after a period: production ones, or in the sandbox scaled by the ratio
   /// of the product that ends the period (its catalog duration, else the duration its observed
   /// length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
+  /// The entry is read only then: in production no entry is copied.
   private func windowLengths(
-    endingWith entry: ReceiptEntry, duration: CalendarPeriod?, environment: Environment
+    endingWith entryIndex: Int, of source: [ReceiptEntry], duration: CalendarPeriod?,
+    environment: Environment
   ) -> WindowLengths {
     policy.windowLengths(in: environment) {
       if let duration { return duration }
-      guard let purchase = entry.purchaseDate, let expires = entry.expiresDate,
+      guard let purchase = source[entryIndex].purchaseDate,
+        let expires = source[entryIndex].expiresDate,
         case .recognized(let observed) = policy.sandboxProfile.productionDuration(
           forObserved: expires - purchase)
       else { return nil }

@@ -15,6 +15,16 @@ enum CoverageRules {
     of entries: [ClassifiedEntry], in source: [ReceiptEntry], policy: Policy,
     diagnostics: inout [Diagnostic]
   ) -> [CoverageRecord] {
+    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
+    source.withUnsafeBufferPointer { source in
+      coverage(of: entries, in: source, policy: policy, diagnostics: &diagnostics)
+    }
+  }
+
+  private static func coverage(
+    of entries: [ClassifiedEntry], in source: UnsafeBufferPointer<ReceiptEntry>, policy: Policy,
+    diagnostics: inout [Diagnostic]
+  ) -> [CoverageRecord] {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
     // refunded later, so a refund never gives the old plan back (DESIGN.md). The starts are
@@ -86,7 +96,8 @@ enum CoverageRules {
           continue
         }
         let start =
-          policy.nonRenewingStacking == .stack && !source[index].isRefunded
+          policy.nonRenewingStacking == .stack
+            && !(source[index].cancellationDate != nil && !source[index].isUpgraded)
           ? max(purchase, stackEnd) : purchase
         natural = Interval(start: start, end: duration.advance(start))
       case .nonConsumable:
@@ -105,7 +116,8 @@ enum CoverageRules {
 
   /// Applies refunds and upgrades to the natural coverage of `source[index]`.
   private static func cut(
-    _ natural: Interval, source: [ReceiptEntry], index: Int, position: Int, type: ProductType,
+    _ natural: Interval, source: UnsafeBufferPointer<ReceiptEntry>, index: Int, position: Int,
+    type: ProductType,
     policy: Policy, starts: () -> [(Instant, Int)], _ diagnostics: inout [Diagnostic]
   ) -> CoverageRecord {
     func make(_ interval: Interval?, _ disposition: EntryCoverage.Disposition) -> CoverageRecord {

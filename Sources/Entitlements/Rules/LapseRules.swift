@@ -17,8 +17,12 @@ enum LapseRules {
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
     // refunded span meet this gap" is then one binary search.
     let source = coverage.entries
-    let refunded = coverage.records.compactMap { item -> Interval? in
-      source[item.entryIndex].isRefunded ? item.naturalInterval : nil
+    // Fields read in place: `source[i].isRefunded` would copy the whole entry first.
+    let refunded = source.withUnsafeBufferPointer { source in
+      coverage.records.compactMap { item -> Interval? in
+        source[item.entryIndex].cancellationDate != nil && !source[item.entryIndex].isUpgraded
+          ? item.naturalInterval : nil
+      }
     }.sorted { $0.start < $1.start }
     var furthestEnd: [Instant] = []
     furthestEnd.reserveCapacity(refunded.count)

@@ -17,6 +17,16 @@ enum PeriodRules {
   static func periods(
     of coverage: [CoverageRecord], in source: [ReceiptEntry], minimumLapse: FixedDuration
   ) -> (periods: [ActivePeriod], layout: Layout) {
+    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
+    source.withUnsafeBufferPointer { source in
+      periods(of: coverage, in: source, minimumLapse: minimumLapse)
+    }
+  }
+
+  private static func periods(
+    of coverage: [CoverageRecord], in source: UnsafeBufferPointer<ReceiptEntry>,
+    minimumLapse: FixedDuration
+  ) -> (periods: [ActivePeriod], layout: Layout) {
     var order: [Int] = []
     order.reserveCapacity(coverage.count)
     var inOrder = true
