@@ -72,7 +72,7 @@ public struct Evaluator: Sendable {
       if entitlement != currentID {
         if let currentID { groups[currentID] = current }
         currentID = entitlement
-        current = groups.removeValue(forKey: entitlement) ?? ([], [])
+        current = groups.isEmpty ? ([], []) : groups.removeValue(forKey: entitlement) ?? ([], [])
         // The first entitlement usually takes every remaining entry: no regrowth.
         if groups.isEmpty { current.entries.reserveCapacity(entries.count - index) }
       }
@@ -126,15 +126,14 @@ public struct Evaluator: Sendable {
   ) -> EntitlementEvaluation {
     var diagnostics = diagnostics
     let records = CoverageRules.coverage(
-      of: entries, in: source, policy: policy, diagnostics: &diagnostics)
+      of: entries, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
     // records[i] is entries[i]: every entry of an entitlement has one coverage record.
     let (periods, layout) = PeriodRules.periods(
       of: records, in: source, minimumLapse: policy.minimumLapse)
     let coverage = CoverageList(entries: source, records: records)
     let lengths = layout.last.map { index in
       windowLengths(
-        endingWith: records[index].entryIndex, of: source, duration: entries[index].duration,
-        environment: history.environment)
+        endingWith: records[index].entryIndex, of: source, environment: history.environment)
     }
     let recoveries: [BillingRecovery]
     if history.billingRecoveries.isEmpty {
@@ -180,11 +179,12 @@ public struct Evaluator: Sendable {
   /// length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
   /// The entry is read only then: in production no entry is copied.
   private func windowLengths(
-    endingWith entryIndex: Int, of source: [ReceiptEntry], duration: CalendarPeriod?,
-    environment: Environment
+    endingWith entryIndex: Int, of source: [ReceiptEntry], environment: Environment
   ) -> WindowLengths {
     policy.windowLengths(in: environment) {
-      if let duration { return duration }
+      if let duration = ProductClassification.duration(of: source[entryIndex], catalog: catalog) {
+        return duration
+      }
       guard let purchase = source[entryIndex].purchaseDate,
         let expires = source[entryIndex].expiresDate,
         case .recognized(let observed) = policy.sandboxProfile.productionDuration(

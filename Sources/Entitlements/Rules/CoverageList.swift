@@ -124,6 +124,11 @@ struct CoverageRecord: Hashable, Sendable {
   /// The instants the entry gives access to.
   var interval: Interval? { hasInterval ? Interval(start: start, end: end) : nil }
 
+  /// Whether a refund voided or ended the entry (``EntryCoverage/Disposition/refundVoided`` or
+  /// ``EntryCoverage/Disposition/refundEndedAt(_:)``): a valid entry whose `cancellation_date`
+  /// is not an upgrade's, so the rules need not read the entry again.
+  var isRefunded: Bool { tag == 2 || tag == 3 }
+
   /// What the entry would have covered without a refund; `nil` for an invalid entry.
   var naturalInterval: Interval? { tag == 4 ? nil : Interval(start: start, end: naturalEnd) }
 

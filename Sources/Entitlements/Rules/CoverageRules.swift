@@ -12,18 +12,19 @@ enum CoverageRules {
   /// One record per typed entry, in the order of `entries`; entries are read in place from
   /// `source`, never copied.
   static func coverage(
-    of entries: [ClassifiedEntry], in source: [ReceiptEntry], policy: Policy,
-    diagnostics: inout [Diagnostic]
+    of entries: [ClassifiedEntry], in source: [ReceiptEntry], catalog: ProductCatalog,
+    policy: Policy, diagnostics: inout [Diagnostic]
   ) -> [CoverageRecord] {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     source.withUnsafeBufferPointer { source in
-      coverage(of: entries, in: source, policy: policy, diagnostics: &diagnostics)
+      coverage(
+        of: entries, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
     }
   }
 
   private static func coverage(
-    of entries: [ClassifiedEntry], in source: UnsafeBufferPointer<ReceiptEntry>, policy: Policy,
-    diagnostics: inout [Diagnostic]
+    of entries: [ClassifiedEntry], in source: UnsafeBufferPointer<ReceiptEntry>,
+    catalog: ProductCatalog, policy: Policy, diagnostics: inout [Diagnostic]
   ) -> [CoverageRecord] {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
@@ -86,7 +87,8 @@ enum CoverageRules {
         }
         natural = Interval(start: purchase, end: expires)
       case .nonRenewing:
-        guard let duration = item.duration else {
+        guard let duration = ProductClassification.duration(of: source[index], catalog: catalog)
+        else {
           result.append(
             invalid(
               .missingDuration, field: "product_id",

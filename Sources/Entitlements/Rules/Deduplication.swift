@@ -57,6 +57,13 @@ enum Deduplication {
   /// canonical order (ties on the date are in transaction id order), so one pass over records
   /// in order (the usual input) proves both.
   static func idsIncrease(_ entries: [ReceiptEntry], checkingOrder: Bool = false) -> Bool {
+    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
+    entries.withUnsafeBufferPointer { idsIncrease($0, checkingOrder: checkingOrder) }
+  }
+
+  private static func idsIncrease(
+    _ entries: UnsafeBufferPointer<ReceiptEntry>, checkingOrder: Bool
+  ) -> Bool {
     var previousOrderLine: WebOrderLineItemID?
     for index in entries.indices {
       if index > 0,
@@ -70,7 +77,7 @@ enum Deduplication {
       {
         return false
       }
-      guard let key = orderLineKey(entries[index]) else { continue }
+      guard let key = orderLineKey(entries, index) else { continue }
       if let previousOrderLine, !(previousOrderLine.rawValue < key.rawValue) { return false }
       previousOrderLine = key
     }
@@ -116,7 +123,14 @@ enum Deduplication {
 
   /// The order line that identifies a subscription entry, when it has a usable one.
   private static func orderLineKey(_ entry: ReceiptEntry) -> WebOrderLineItemID? {
-    guard entry.expiresDate != nil, let key = entry.webOrderLineItemID,
+    withUnsafePointer(to: entry) { orderLineKey(UnsafeBufferPointer(start: $0, count: 1), 0) }
+  }
+
+  /// ``orderLineKey(_:)`` of `entries[index]`, read in place: the one definition.
+  private static func orderLineKey(
+    _ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int
+  ) -> WebOrderLineItemID? {
+    guard entries[index].expiresDate != nil, let key = entries[index].webOrderLineItemID,
       !key.rawValue.isEmpty, key.rawValue != "0"
     else { return nil }
     return key

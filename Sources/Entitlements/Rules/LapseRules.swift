@@ -16,14 +16,13 @@ enum LapseRules {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
     // refunded span meet this gap" is then one binary search.
+    // The records say which entries a refund voided or ended: the entries are not read.
     let source = coverage.entries
-    // Fields read in place: `source[i].isRefunded` would copy the whole entry first.
-    let refunded = source.withUnsafeBufferPointer { source in
-      coverage.records.compactMap { item -> Interval? in
-        source[item.entryIndex].cancellationDate != nil && !source[item.entryIndex].isUpgraded
-          ? item.naturalInterval : nil
-      }
-    }.sorted { $0.start < $1.start }
+    var refunded: [Interval] = []
+    for item in coverage.records where item.isRefunded {
+      if let natural = item.naturalInterval { refunded.append(natural) }
+    }
+    refunded.sort { $0.start < $1.start }
     var furthestEnd: [Instant] = []
     furthestEnd.reserveCapacity(refunded.count)
     for interval in refunded {

@@ -1,11 +1,21 @@
-/// An entry (by its index in the deduplicated entries) with the product type and duration it
-/// counts with (SPEC §2). Small on purpose: records are not copied per entitlement, and the
-/// entitlement is not stored, since entries are grouped by it as they are classified.
+/// An entry (by its index in the deduplicated entries) with the product type it counts with
+/// (SPEC §2). Eight bytes on purpose: one is made per entry of every evaluation, and the
+/// entitlement and the duration are not stored (entries are grouped by entitlement as they are
+/// classified, and the few rules that need a duration look it up in the catalog:
+/// ``ProductClassification/duration(of:catalog:)``).
 struct ClassifiedEntry: Sendable {
-  var index: Int
+  private var storedIndex: UInt32
   /// `nil` when the type cannot be known: no catalog and no `expires_date`.
   var type: ProductType?
-  var duration: CalendarPeriod?
+
+  init(index: Int, type: ProductType?) {
+    precondition(index >= 0 && index < Int(UInt32.max), "more entries than a history may hold")
+    storedIndex = UInt32(index)
+    self.type = type
+  }
+
+  /// The entry's index in the history's deduplicated entries.
+  var index: Int { Int(storedIndex) }
 }
 
 /// Gives each entry a product type and an entitlement (SPEC §2).
@@ -21,7 +31,13 @@ struct ClassifiedEntry: Sendable {
 enum ProductClassification {
   /// An entry whose product is in the catalog: the catalog decides.
   static func classify(index: Int, product: Product) -> ClassifiedEntry {
-    ClassifiedEntry(index: index, type: product.type, duration: product.duration)
+    ClassifiedEntry(index: index, type: product.type)
+  }
+
+  /// The catalog duration an entry counts with: its product's, and none for a product missing
+  /// from the catalog (classified from its fields).
+  static func duration(of entry: ReceiptEntry, catalog: ProductCatalog) -> CalendarPeriod? {
+    catalog.isEmpty ? nil : catalog[entry.productID]?.duration
   }
 
   /// An entry whose product is not in the catalog: typed from its fields and grouped by
