@@ -137,6 +137,37 @@ struct FastDocumentReaderTests {
   /// keeps its own (the reader reuses the last id's `String` only for the same bytes), and
   /// names one byte away from a known key are unknown keys, skipped as the general reader
   /// skips them.
+  /// The reader scans strings eight bytes at a time: an escape, a quote, a control character
+  /// or a non-ASCII byte at any offset of a word must still be seen, in a value it keeps
+  /// (`transaction_id`), a value it matches (`product_id`), a value it skips and a member name.
+  @Test(
+    arguments: [
+      (#"\/"#, "/"), (#"\""#, "\""), (#"\n"#, "\n"), (#"\u0041"#, "A"), ("é", "é"),
+      ("\u{7F}", "\u{7F}"), ("\u{01}", nil),  // a raw control character: not JSON
+    ] as [(String, String?)])
+  func specialBytesAtEveryOffsetOfAWord(special: String, decoded: String?) throws {
+    let plain = "abcdefghijklmnopqrstuvwxyz0123456789"
+    for offset in 0...20 {
+      let prefix = String(plain.prefix(offset))
+      let suffix = String(plain.dropFirst(offset).prefix(11))
+      let text = prefix + special + suffix
+      let documents = [
+        #"{"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": "\#(text)"}]}"#,
+        #"{"status": 0, "latest_receipt_info": [{"product_id": "\#(text)", "transaction_id": "1"}]}"#,
+        #"{"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": "1", "x": "\#(text)"}]}"#,
+        #"{"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": "1", "\#(text)": 1}]}"#,
+      ]
+      for json in documents {
+        let result = Self.agree(Array(json.utf8))
+        #expect(result.agree, "\(json)")
+      }
+      // A value the reader keeps is decoded exactly, whichever reader takes it.
+      let response = try? VerifyReceiptResponse(json: Array(documents[0].utf8))
+      #expect(
+        response?.entries.first?.transactionID.rawValue == decoded.map { prefix + $0 + suffix })
+    }
+  }
+
   @Test func repeatedAndNearlyEqualNames() throws {
     let products = [
       "com.example.monthly.aaaa", "com.example.monthly.aaaa", "com.example.monthly.aaab",
