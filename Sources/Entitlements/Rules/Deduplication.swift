@@ -167,13 +167,36 @@ enum Deduplication {
       previous = purchase
     }
     if sorted { return entries }
-    // Sort small keys, not records; ties on the purchase date fall back to the full order.
-    var keys = entries.indices.map { (entries[$0].purchaseDate ?? .distantPast, $0) }
-    keys.sort { a, b in
-      if a.0 != b.0 { return a.0 < b.0 }
-      return canonicallyPrecedes(entries[a.1], entries[b.1])
+    // Sort the purchase instants (as order-preserving unsigned keys) by radix, not records;
+    // runs of one purchase instant are then put in the full order.
+    let keys = entries.withUnsafeBufferPointer { entries in
+      entries.map {
+        UInt64(bitPattern: ($0.purchaseDate ?? .distantPast).millisecondsSince1970) ^ (1 << 63)
+      }
     }
-    return keys.map { entries[$0.1] }
+    var order = RadixOrder.order(of: keys)
+    var runStart = 0
+    while runStart < order.count {
+      var runEnd = runStart + 1
+      while runEnd < order.count, keys[order[runEnd]] == keys[order[runStart]] { runEnd += 1 }
+      if runEnd - runStart > 1 {
+        order[runStart..<runEnd].sort { canonicallyPrecedes(entries[$0], entries[$1]) }
+      }
+      runStart = runEnd
+    }
+    // Each entry is read once, in input order, and written to its place: stores to scattered
+    // places overlap, where loads from scattered places would wait for each other.
+    var rank = [UInt32](repeating: 0, count: order.count)
+    for (position, index) in order.enumerated() { rank[index] = UInt32(position) }
+    return entries.withUnsafeBufferPointer { entries in
+      [ReceiptEntry](unsafeUninitializedCapacity: entries.count) { target, initialized in
+        guard let base = target.baseAddress else { return }
+        for index in entries.indices {
+          (base + Int(rank[index])).initialize(to: entries[index])
+        }
+        initialized = entries.count
+      }
+    }
   }
 
   /// The record to keep of two records of one purchase.
