@@ -27,28 +27,99 @@ public struct ReceiptEntry: Hashable, Sendable {
   public var webOrderLineItemID: WebOrderLineItemID?
   /// `quantity`.
   public var quantity: Int
+
+  // Storage (DESIGN.md, "Performance"): every rule passes over the entries, so an entry is
+  // kept at 120 bytes instead of 208. Dates are milliseconds with a presence bit (0 when
+  // absent), flags are bits, the two raw values Apple almost always sends with one of two
+  // spellings are a tag, and the fields that are rarely present live in one shared box. Each
+  // value has one representation, so the synthesized `==` and `hash(into:)` compare values.
+  private var purchaseMilliseconds: Int64 = 0
+  private var originalPurchaseMilliseconds: Int64 = 0
+  private var expiresMilliseconds: Int64 = 0
+  private var cancellationMilliseconds: Int64 = 0
+  private static var reasonSpellings: (String, String) { ("0", "1") }
+  private static var ownershipSpellings: (String, String) { ("PURCHASED", "FAMILY_SHARED") }
+  /// The rarely present fields; `nil` when none is present.
+  private var rare: RareFields?
+  private var flags: Flags = []
+  private var ownershipTag = KnownSpelling.absent
+  private var cancellationReasonTag = KnownSpelling.absent
+
   /// `purchase_date`: when this purchase or renewal was charged.
-  public var purchaseDate: Instant?
+  public var purchaseDate: Instant? {
+    get { date(purchaseMilliseconds, .hasPurchase) }
+    set {
+      purchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
+      flags.set(.hasPurchase, newValue != nil)
+    }
+  }
   /// `original_purchase_date`.
-  public var originalPurchaseDate: Instant?
+  public var originalPurchaseDate: Instant? {
+    get { date(originalPurchaseMilliseconds, .hasOriginalPurchase) }
+    set {
+      originalPurchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
+      flags.set(.hasOriginalPurchase, newValue != nil)
+    }
+  }
   /// `expires_date`: the end of this entry's coverage (auto-renewable subscriptions).
-  public var expiresDate: Instant?
+  public var expiresDate: Instant? {
+    get { date(expiresMilliseconds, .hasExpires) }
+    set {
+      expiresMilliseconds = newValue?.millisecondsSince1970 ?? 0
+      flags.set(.hasExpires, newValue != nil)
+    }
+  }
   /// `cancellation_date`: a refund or revocation by Apple support, or an upgrade.
-  public var cancellationDate: Instant?
+  public var cancellationDate: Instant? {
+    get { date(cancellationMilliseconds, .hasCancellation) }
+    set {
+      cancellationMilliseconds = newValue?.millisecondsSince1970 ?? 0
+      flags.set(.hasCancellation, newValue != nil)
+    }
+  }
   /// `cancellation_reason` as Apple sent it (`0` other, `1` an issue in the app).
-  public var rawCancellationReason: String?
+  public var rawCancellationReason: String? {
+    get { cancellationReasonTag.value(Self.reasonSpellings, other: rare?.cancellationReason) }
+    set {
+      cancellationReasonTag = KnownSpelling(newValue, among: Self.reasonSpellings)
+      let kept = cancellationReasonTag == .other ? newValue : nil
+      updateRare { $0.cancellationReason = kept }
+    }
+  }
   /// `is_trial_period`.
-  public var isTrialPeriod: Bool
+  public var isTrialPeriod: Bool {
+    get { flags.contains(.trial) }
+    set { flags.set(.trial, newValue) }
+  }
   /// `is_in_intro_offer_period`.
-  public var isInIntroOfferPeriod: Bool
+  public var isInIntroOfferPeriod: Bool {
+    get { flags.contains(.introOffer) }
+    set { flags.set(.introOffer, newValue) }
+  }
   /// `is_upgraded`: the customer moved to a higher plan; this entry ends where it begins.
-  public var isUpgraded: Bool
+  public var isUpgraded: Bool {
+    get { flags.contains(.upgraded) }
+    set { flags.set(.upgraded, newValue) }
+  }
   /// `in_app_ownership_type` as Apple sent it (`PURCHASED`, `FAMILY_SHARED`).
-  public var rawInAppOwnershipType: String?
+  public var rawInAppOwnershipType: String? {
+    get { ownershipTag.value(Self.ownershipSpellings, other: rare?.ownership) }
+    set {
+      ownershipTag = KnownSpelling(newValue, among: Self.ownershipSpellings)
+      let kept = ownershipTag == .other ? newValue : nil
+      updateRare { $0.ownership = kept }
+    }
+  }
   /// `offer_code_ref_name`.
-  public var offerCodeRefName: String?
+  public var offerCodeRefName: String? {
+    get { rare?.offerCodeRefName }
+    set { updateRare { $0.offerCodeRefName = newValue } }
+  }
   /// `promotional_offer_id`.
-  public var promotionalOfferID: String?
+  public var promotionalOfferID: String? {
+    get { rare?.promotionalOfferID }
+    set { updateRare { $0.promotionalOfferID = newValue } }
+  }
 
   /// Creates an entry. Only the identifiers are required; every other field has Apple's
   /// meaning of "absent".
@@ -98,13 +169,19 @@ public struct ReceiptEntry: Hashable, Sendable {
     self.originalPurchaseDate = originalPurchaseDate
     self.expiresDate = expiresDate
     self.cancellationDate = cancellationDate
-    self.rawCancellationReason = rawCancellationReason
     self.isTrialPeriod = isTrialPeriod
     self.isInIntroOfferPeriod = isInIntroOfferPeriod
     self.isUpgraded = isUpgraded
-    self.rawInAppOwnershipType = rawInAppOwnershipType
-    self.offerCodeRefName = offerCodeRefName
-    self.promotionalOfferID = promotionalOfferID
+    cancellationReasonTag = KnownSpelling(rawCancellationReason, among: Self.reasonSpellings)
+    ownershipTag = KnownSpelling(rawInAppOwnershipType, among: Self.ownershipSpellings)
+    if cancellationReasonTag == .other || ownershipTag == .other || offerCodeRefName != nil
+      || promotionalOfferID != nil
+    {
+      rare = RareFields(
+        cancellationReason: cancellationReasonTag == .other ? rawCancellationReason : nil,
+        ownership: ownershipTag == .other ? rawInAppOwnershipType : nil,
+        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID)
+    }
   }
 
   /// Whether Apple support refunded or revoked this entry: it has a `cancellation_date` and is
@@ -136,4 +213,132 @@ public enum CancellationReason: String, Hashable, Sendable, CaseIterable {
   case other = "0"
   /// An actual or perceived issue within the app.
   case appIssue = "1"
+}
+
+extension ReceiptEntry {
+  /// Which dates are present, and the three flags.
+  fileprivate struct Flags: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    static let hasPurchase = Flags(rawValue: 1 << 0)
+    static let hasOriginalPurchase = Flags(rawValue: 1 << 1)
+    static let hasExpires = Flags(rawValue: 1 << 2)
+    static let hasCancellation = Flags(rawValue: 1 << 3)
+    static let trial = Flags(rawValue: 1 << 4)
+    static let introOffer = Flags(rawValue: 1 << 5)
+    static let upgraded = Flags(rawValue: 1 << 6)
+
+    mutating func set(_ flag: Flags, _ value: Bool) {
+      if value { insert(flag) } else { remove(flag) }
+    }
+  }
+
+  /// A raw value stored as which of two spellings Apple uses it is; any other spelling is kept
+  /// in ``RareFields``.
+  fileprivate enum KnownSpelling: UInt8, Hashable, Sendable {
+    case absent, first, second, other
+
+    init(_ value: String?, among spellings: (String, String)) {
+      switch value {
+      case nil: self = .absent
+      case spellings.0?: self = .first
+      case spellings.1?: self = .second
+      default: self = .other
+      }
+    }
+
+    func value(_ spellings: (String, String), other: String?) -> String? {
+      switch self {
+      case .absent: nil
+      case .first: spellings.0
+      case .second: spellings.1
+      case .other: other
+      }
+    }
+  }
+
+  /// The fields an entry rarely carries, shared by copies of the entry (immutable: a change
+  /// makes a new box).
+  fileprivate final class RareFields: Hashable, Sendable {
+    let cancellationReason: String?
+    let ownership: String?
+    let offerCodeRefName: String?
+    let promotionalOfferID: String?
+
+    init(
+      cancellationReason: String?, ownership: String?, offerCodeRefName: String?,
+      promotionalOfferID: String?
+    ) {
+      self.cancellationReason = cancellationReason
+      self.ownership = ownership
+      self.offerCodeRefName = offerCodeRefName
+      self.promotionalOfferID = promotionalOfferID
+    }
+
+    static func == (lhs: RareFields, rhs: RareFields) -> Bool {
+      lhs.cancellationReason == rhs.cancellationReason && lhs.ownership == rhs.ownership
+        && lhs.offerCodeRefName == rhs.offerCodeRefName
+        && lhs.promotionalOfferID == rhs.promotionalOfferID
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(cancellationReason)
+      hasher.combine(ownership)
+      hasher.combine(offerCodeRefName)
+      hasher.combine(promotionalOfferID)
+    }
+  }
+
+  /// The mutable copy of the rare fields that ``updateRare(_:)`` edits.
+  private struct RareValues {
+    var cancellationReason: String?
+    var ownership: String?
+    var offerCodeRefName: String?
+    var promotionalOfferID: String?
+  }
+
+  /// Changes the rare fields; the box is dropped when none is left, so that one value has one
+  /// representation.
+  private mutating func updateRare(_ change: (inout RareValues) -> Void) {
+    var values = RareValues(
+      cancellationReason: rare?.cancellationReason, ownership: rare?.ownership,
+      offerCodeRefName: rare?.offerCodeRefName, promotionalOfferID: rare?.promotionalOfferID)
+    change(&values)
+    if values.cancellationReason == nil, values.ownership == nil,
+      values.offerCodeRefName == nil, values.promotionalOfferID == nil
+    {
+      rare = nil
+    } else {
+      rare = RareFields(
+        cancellationReason: values.cancellationReason, ownership: values.ownership,
+        offerCodeRefName: values.offerCodeRefName, promotionalOfferID: values.promotionalOfferID)
+    }
+  }
+
+  private func date(_ milliseconds: Int64, _ flag: Flags) -> Instant? {
+    flags.contains(flag) ? Instant(millisecondsSince1970: milliseconds) : nil
+  }
+
+}
+
+extension ReceiptEntry: CustomReflectable {
+  /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:)``,
+  /// not its storage: what `print`, `dump` and `String(reflecting:)` show.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        ("productID", productID as Any), ("transactionID", transactionID),
+        ("originalTransactionID", originalTransactionID),
+        ("webOrderLineItemID", webOrderLineItemID as Any), ("quantity", quantity),
+        ("purchaseDate", purchaseDate as Any),
+        ("originalPurchaseDate", originalPurchaseDate as Any),
+        ("expiresDate", expiresDate as Any), ("cancellationDate", cancellationDate as Any),
+        ("rawCancellationReason", rawCancellationReason as Any),
+        ("isTrialPeriod", isTrialPeriod), ("isInIntroOfferPeriod", isInIntroOfferPeriod),
+        ("isUpgraded", isUpgraded), ("rawInAppOwnershipType", rawInAppOwnershipType as Any),
+        ("offerCodeRefName", offerCodeRefName as Any),
+        ("promotionalOfferID", promotionalOfferID as Any),
+      ],
+      displayStyle: .struct)
+  }
 }
