@@ -38,7 +38,7 @@ public struct Evaluator: Sendable {
   public func evaluate(_ history: PurchaseHistory) -> Evaluation {
     var diagnostics: [Diagnostic] = []
     let (entries, duplicateDiagnostics) = Deduplication.deduplicate(history.entries)
-    diagnostics += duplicateDiagnostics
+    if !duplicateDiagnostics.isEmpty { diagnostics += duplicateDiagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
 
     var purchaseEvents: [PurchaseEvent] = []
@@ -65,7 +65,7 @@ public struct Evaluator: Sendable {
           entries[index], index: index, catalog: catalog, diagnostics: &entryDiagnostics)
       }
       guard let type = item.type, type != .consumable else {
-        diagnostics += entryDiagnostics
+        if !entryDiagnostics.isEmpty { diagnostics += entryDiagnostics }
         purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: item.type))
         continue
       }
@@ -111,7 +111,7 @@ public struct Evaluator: Sendable {
       let evaluation = evaluateEntitlement(
         group.id, group.entries, source: entries, diagnostics: group.diagnostics,
         renewalInfo: renewalInfo, history: history)
-      diagnostics += evaluation.diagnostics
+      if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
     }
     return Evaluation(

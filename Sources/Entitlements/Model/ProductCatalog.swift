@@ -15,6 +15,10 @@
 public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
   public private(set) var products: [ProductID: Product]
+  /// The same products sorted by id when there are few: comparing a product id with a handful
+  /// of ids is cheaper than hashing it, and every evaluation looks up the products it meets.
+  /// Derived from ``products``, so equal catalogs have equal lists.
+  private var few: [Product]?
 
   /// Creates a catalog. When an id appears twice, the later product replaces the earlier.
   ///
@@ -23,6 +27,7 @@ public struct ProductCatalog: Hashable, Sendable {
     var byID: [ProductID: Product] = [:]
     for product in products { byID[product.id] = product }
     self.products = byID
+    few = byID.count <= 16 ? byID.values.sorted { $0.id < $1.id } : nil
   }
 
   /// No catalog: types and grouping are inferred from the entries (SPEC §2).
@@ -32,5 +37,9 @@ public struct ProductCatalog: Hashable, Sendable {
   public var isEmpty: Bool { products.isEmpty }
 
   /// The product with this id, if listed.
-  public subscript(id: ProductID) -> Product? { products[id] }
+  public subscript(id: ProductID) -> Product? {
+    guard let few else { return products[id] }
+    for product in few where product.id == id { return product }
+    return nil
+  }
 }

@@ -79,8 +79,10 @@ enum PeriodRules {
         position += 1
       }
       // Members are known once the period ends: one allocation of the exact size.
-      let members = order[rangeStart..<position].map {
-        source[coverage[$0].entryIndex].transactionID
+      var members: [TransactionID] = []
+      members.reserveCapacity(position - rangeStart)
+      for index in order[rangeStart..<position] {
+        members.append(source[coverage[index].entryIndex].transactionID)
       }
       periods.append(
         ActivePeriod(
