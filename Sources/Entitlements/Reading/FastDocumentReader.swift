@@ -518,7 +518,7 @@ struct FastDocumentReader {
       case .is_upgraded:
         upgraded = try reader.flag()
       case .in_app_ownership_type:
-        ownership = try reader.string()
+        ownership = try reader.ownershipType()
       case .offer_code_ref_name:
         offerCode = try reader.string()
       case .promotional_offer_id:
@@ -844,6 +844,9 @@ struct FastDocumentReader {
     skipWhitespace()
     guard index < bytes.count else { throw GiveUp() }
     if bytes[index] == UInt8(ascii: "\"") {
+      // Apple's four spellings matched on bytes; anything else as a decoded string.
+      if literal("\"true\"") || literal("\"1\"") { return true }
+      if literal("\"false\"") || literal("\"0\"") { return false }
       switch try string() {
       case "true", "1": return true
       case "false", "0": return false
@@ -857,6 +860,15 @@ struct FastDocumentReader {
     case 0: return false
     default: throw GiveUp()
     }
+  }
+
+  /// `in_app_ownership_type`: Apple's two spellings matched on bytes (no `String` made for
+  /// them), any other as a decoded string.
+  private mutating func ownershipType() throws(GiveUp) -> String {
+    skipWhitespace()
+    if literal("\"PURCHASED\"") { return "PURCHASED" }
+    if literal("\"FAMILY_SHARED\"") { return "FAMILY_SHARED" }
+    return try string()
   }
 
   private mutating func literal(_ word: StaticString) -> Bool {
