@@ -88,6 +88,33 @@ struct PeriodRulesTests {
     #expect(active.offer == .freeTrial)
   }
 
+  /// A period's ids are read from the evaluation's coverage: equal to, and hashing like, a
+  /// period built with the same ids listed, for periods out of order of purchase too, and
+  /// settable.
+  @Test func periodIdsReadFromCoverageEqualListedIds() throws {
+    let evaluation = try evaluateOne([
+      sub("1", "2017-01-01", "2017-02-01"), sub("2", "2017-02-01", "2017-03-01"),
+      sub("4", "2017-01-15", "2017-01-20"), sub("3", "2017-05-01", "2017-06-01"),
+    ])
+    try #require(evaluation.periods.count == 2)
+    var listed = evaluation.periods.map { period in
+      ActivePeriod(
+        interval: period.interval, start: period.start, transactionIDs: period.transactionIDs,
+        lastTransactionID: period.lastTransactionID, beganWithTrial: period.beganWithTrial,
+        beganWithIntroOffer: period.beganWithIntroOffer)
+    }
+    #expect(evaluation.periods[0].transactionIDs == ["1", "4", "2"])
+    #expect(evaluation.periods[1].transactionIDs == ["3"])
+    #expect(listed == evaluation.periods)
+    #expect(listed.map(\.hashValue) == evaluation.periods.map(\.hashValue))
+    listed[0].transactionIDs = ["1", "2"]
+    #expect(listed[0] != evaluation.periods[0])
+    var changed = evaluation.periods[1]
+    changed.transactionIDs.append("5")
+    #expect(changed.transactionIDs == ["3", "5"])
+    #expect(evaluation.periods[1].transactionIDs == ["3"])
+  }
+
   @Test func continuousSubscriptionStartSkipsLapsesShorterThan60Days() throws {
     let evaluation = try evaluateOne([
       sub("1", "2016-01-01", "2016-02-01"),

@@ -22,7 +22,15 @@ public struct ActivePeriod: Hashable, Sendable {
   /// How the period began.
   public var start: Start
   /// The entries whose coverage makes up the period, in order of purchase.
-  public var transactionIDs: [TransactionID]
+  ///
+  /// A period from ``Evaluator`` builds this array when it is read, from the evaluation's
+  /// entries (periods do not copy their entries' ids; issue: performance): read it once where
+  /// it is needed. Such a period keeps the evaluation's entries alive; keep the array, not the
+  /// period, to hold the ids alone.
+  public var transactionIDs: [TransactionID] {
+    get { Array(members) }
+    set { members = PeriodMembers(newValue) }
+  }
   /// The entry whose coverage ends last: its subscription's renewal info describes what comes
   /// after the period.
   public var lastTransactionID: TransactionID
@@ -30,6 +38,8 @@ public struct ActivePeriod: Hashable, Sendable {
   public var beganWithTrial: Bool
   /// Whether the period began with an introductory offer (`is_in_intro_offer_period`).
   public var beganWithIntroOffer: Bool
+  /// The ids behind ``transactionIDs``.
+  private var members: PeriodMembers
 
   /// Creates a period.
   ///
@@ -47,7 +57,20 @@ public struct ActivePeriod: Hashable, Sendable {
   ) {
     self.interval = interval
     self.start = start
-    self.transactionIDs = transactionIDs
+    self.members = PeriodMembers(transactionIDs)
+    self.lastTransactionID = lastTransactionID
+    self.beganWithTrial = beganWithTrial
+    self.beganWithIntroOffer = beganWithIntroOffer
+  }
+
+  /// A period whose ids are read from the evaluation's coverage.
+  init(
+    interval: Interval, start: Start, members: PeriodMembers, lastTransactionID: TransactionID,
+    beganWithTrial: Bool, beganWithIntroOffer: Bool
+  ) {
+    self.interval = interval
+    self.start = start
+    self.members = members
     self.lastTransactionID = lastTransactionID
     self.beganWithTrial = beganWithTrial
     self.beganWithIntroOffer = beganWithIntroOffer

@@ -18,14 +18,14 @@ enum PeriodRules {
     of coverage: [CoverageRecord], in source: [ReceiptEntry], minimumLapse: FixedDuration
   ) -> (periods: [ActivePeriod], layout: Layout) {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
-    source.withUnsafeBufferPointer { source in
-      periods(of: coverage, in: source, minimumLapse: minimumLapse)
+    source.withUnsafeBufferPointer { buffer in
+      periods(of: coverage, in: buffer, entries: source, minimumLapse: minimumLapse)
     }
   }
 
   private static func periods(
     of coverage: [CoverageRecord], in source: UnsafeBufferPointer<ReceiptEntry>,
-    minimumLapse: FixedDuration
+    entries: [ReceiptEntry], minimumLapse: FixedDuration
   ) -> (periods: [ActivePeriod], layout: Layout) {
     var order: [Int] = []
     order.reserveCapacity(coverage.count)
@@ -48,6 +48,8 @@ enum PeriodRules {
     var periods: [ActivePeriod] = []
     var layout = Layout()
     layout.order = order
+    // One object for every period's members: the entries, records and order they read.
+    let shared = PeriodMembers.Source(entries: entries, records: coverage, order: order)
     // Few periods is the norm: one small allocation each instead of regrowth from empty.
     let expected = min(order.count, 8)
     periods.reserveCapacity(expected)
@@ -78,17 +80,12 @@ enum PeriodRules {
         }
         position += 1
       }
-      // Members are known once the period ends: one allocation of the exact size.
-      var members: [TransactionID] = []
-      members.reserveCapacity(position - rangeStart)
-      for index in order[rangeStart..<position] {
-        members.append(source[coverage[index].entryIndex].transactionID)
-      }
+      // Members are read from the shared layout when asked for: no id is copied here.
       periods.append(
         ActivePeriod(
           interval: Interval(start: first.start, end: end),
           start: periods.isEmpty ? .firstPurchase : .restart,
-          transactionIDs: members,
+          members: PeriodMembers(shared, rangeStart..<position),
           lastTransactionID: source[coverage[lastIndex].entryIndex].transactionID,
           beganWithTrial: trial, beganWithIntroOffer: intro))
       layout.ranges.append(rangeStart..<position)
