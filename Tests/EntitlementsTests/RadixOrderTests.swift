@@ -27,7 +27,7 @@ struct RadixOrderTests {
   func agreesWithAStableSort(seed: UInt64) {
     var random = SeededRandom(seed: seed)
     for width in [4, 12, 23, 41, 64] as [UInt64] {
-      let count = Int(random.int64(in: 0...3000))
+      let count = Int(random.int64(in: 0...3000)) / (width == 12 ? 60 : 1)  // some under 65
       let keys = (0..<count).map { _ in
         let value = random.next()
         return width == 64 ? value : value & ((1 << width) - 1)

@@ -15,7 +15,8 @@ enum RadixOrder {
   /// The positions of `keys` in ascending key order; equal keys keep the order of their
   /// positions.
   ///
-  /// - Complexity: O(n) per digit that not all keys share, at most six.
+  /// - Complexity: O(n) per digit that not all keys share, at most six; 64 keys or fewer are
+  ///   compared instead.
   static func order(of keys: [UInt64]) -> [Int] {
     let count = keys.count
     precondition(count < Int(UInt32.max), "more keys than a history may hold")
@@ -25,6 +26,10 @@ enum RadixOrder {
       initialized = count
     }
     guard count > 1 else { return currentPositions.map(Int.init) }
+    // A few keys: clearing 2 048 counters per digit would cost more than comparing them.
+    guard count > 64 else {
+      return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+    }
     var nextKeys = [UInt64](repeating: 0, count: count)
     var nextPositions = [UInt32](repeating: 0, count: count)
     var counts = [Int](repeating: 0, count: bucketCount)
