@@ -98,8 +98,7 @@ enum CoverageRules {
           continue
         }
         let start =
-          policy.nonRenewingStacking == .stack
-            && !(source[index].cancellationDate != nil && !source[index].isUpgraded)
+          policy.nonRenewingStacking == .stack && !source[index].isRefunded
           ? max(purchase, stackEnd) : purchase
         natural = Interval(start: start, end: duration.advance(start))
       case .nonConsumable:
