@@ -193,6 +193,47 @@ struct FastDocumentReaderTests {
     #expect(response.entries.map(\.transactionID.rawValue) == products.indices.map(String.init))
   }
 
+  /// The reader predicts each key from the one before it in the previous object and checks
+  /// the prediction on the bytes: names of the same length, names one byte apart and short
+  /// names after the same key must all be told apart.
+  @Test func predictedKeysAreCheckedOnTheirBytes() throws {
+    let third = [
+      "purchase_date_ms", "expires_date_pst", "purchase_date_ms", "purchase_date_mt",
+      "expires_date_ms", "expires_date_mt", "expires_date_ms", "a", "ab", "a", "quantity",
+      "quantitz", "purchase_date_ms",
+    ]
+    let entries = third.enumerated().map { number, name in
+      #"{"product_id": "p", "transaction_id": "\#(number)", "\#(name)": "\#(number + 1)000"}"#
+    }
+    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast)
+    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    #expect(
+      response.entries.map { $0.purchaseDate?.millisecondsSince1970 }
+        == third.enumerated().map { $1 == "purchase_date_ms" ? Int64($0 + 1) * 1000 : nil })
+    #expect(
+      response.entries.map { $0.expiresDate?.millisecondsSince1970 }
+        == third.enumerated().map { $1 == "expires_date_ms" ? Int64($0 + 1) * 1000 : nil })
+    #expect(
+      response.entries.map(\.quantity)
+        == third.enumerated().map { $1 == "quantity" ? ($0 + 1) * 1000 : 1 })
+  }
+
+  /// Predictions cross objects: a short name seen after a key in an entry is predicted after
+  /// that key at the top, where a name one byte away must not be taken for it.
+  @Test func shortPredictedKeysAreCheckedOnTheirBytes() throws {
+    let json = """
+      {"latest_receipt_info": [{"product_id": "p", "transaction_id": "1", \
+      "latest_receipt_info": 0, "status": 0}], "statuz": 21007}
+      """
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast)
+    #expect(try VerifyReceiptResponse(json: Array(json.utf8)).entries.count == 1)
+  }
+
   @Test(arguments: [
     #"{"status": 0, "latest_receipt_info": {"transaction_id": "1", "product_id": "p"}}"#,
     #"{"status": 0, "receipt": {"transaction_id": "1", "product_id": "p"}}"#,

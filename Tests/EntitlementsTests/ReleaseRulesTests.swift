@@ -21,6 +21,22 @@ struct ReleaseRulesTests {
       ])
   }
 
+  /// A calendar in date order skips the sort; any other order is sorted first, so the answer
+  /// never depends on the order given. "2017-01-b" shares 2017-02's date and sorts before it.
+  @Test(arguments: [
+    (issues, [String]()),
+    (Array(issues.reversed()), []),
+    ([issues[1], issues[0]] + issues.dropFirst(2), []),
+    (issues + [Release(id: "2017-01-b", date: issues[0].date)], ["2017-01-b"]),
+    ([Release(id: "2017-01-b", date: issues[0].date)] + issues, ["2017-01-b"]),
+  ])
+  func answerDoesNotDependOnTheCalendarsOrder(calendar: [Release], extra: [String]) throws {
+    let magazine = try evaluateOne(GuideTimelineTests.table51Entries)
+    #expect(
+      magazine.readableReleases(calendar).map(\.release.id.rawValue)
+        == extra + ["2017-02", "2017-03", "2017-04", "2017-06", "2017-07"])
+  }
+
   @Test(arguments: [
     ("2017-02-20T07:59:59.999Z", [String]()),
     ("2017-02-20T08:00:00Z", ["2017-02"]),

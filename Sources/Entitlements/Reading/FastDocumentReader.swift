@@ -24,6 +24,8 @@ struct FastDocumentReader {
   private let keys = KeyTable.shared
   /// The last product id read: the next entry's is usually the same bytes.
   private var lastProduct: (start: Int, count: Int, value: String) = (0, -1, "")
+  /// The key that followed each key last time.
+  private var followers = Followers()
 
   /// Thrown internally to give up; never escapes.
   private struct GiveUp: Error {}
@@ -53,68 +55,171 @@ struct FastDocumentReader {
     case offerIdentifier, offerDiscountType, isUpgraded, inAppOwnershipType, type
     case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
     case gracePeriodExpiresDate, priceIncreaseStatus
+    // Read by no schema but written by Apple in every entry: known so that the key predicted
+    // after them can be checked without a lookup (see ``Followers``).
+    case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
+    case subscription_group_identifier
     case unknown
   }
 
   /// The known keys by a hash of their bytes: a member name costs one probe (rarely more) and
-  /// one comparison with the key it may be, with no allocation and no reference counting.
-  private struct KeyTable: Sendable {
+  /// a comparison of at most four words with the key it may be, with no allocation, no
+  /// reference counting and no bounds checks. The table is built once and never changes.
+  private struct KeyTable: @unchecked Sendable {
     static let shared = KeyTable()
-    /// Slot → a key's raw value, or -1 for an empty slot.
-    private var slots = [Int16](repeating: -1, count: 512)
-    /// Every key's name, concatenated in raw-value order.
-    private var names: [UInt8] = []
-    /// Key k's name is `names[offsets[k] ..< offsets[k + 1]]`.
-    private var offsets: [Int] = [0]
+    /// No known key is longer: four words hold any of them.
+    static let longest = 32
+    private static let slotCount = 512
+    /// Slot → a key's raw value + 1, or 0 for an empty slot.
+    private let slots: UnsafeMutablePointer<UInt8>
+    /// Six words per key: its length, how many words it has, then its words as ``words(_:_:_:_:)``
+    /// loads them.
+    private let names: UnsafeMutablePointer<UInt64>
 
     private init() {
+      slots = .allocate(capacity: Self.slotCount)
+      slots.initialize(repeating: 0, count: Self.slotCount)
+      names = .allocate(capacity: Key.allCases.count * 6)
+      names.initialize(repeating: 0, count: Key.allCases.count * 6)
       for key in Key.allCases where key != .unknown {
-        names += Array("\(key)".utf8)
-        offsets.append(names.count)
-      }
-      names.withUnsafeBufferPointer { names in
-        for key in Key.allCases where key != .unknown {
-          let start = offsets[key.rawValue]
-          var slot = Self.hash(names, start, offsets[key.rawValue + 1] - start)
-          while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
-          slots[slot] = Int16(key.rawValue)
+        // Zero padding so that loads past a short name stay inside the buffer.
+        let name = Array("\(key)".utf8) + [UInt8](repeating: 0, count: 8)
+        let count = name.count - 8
+        precondition(count > 0 && count <= Self.longest && key.rawValue < 255)
+        let entry = names + key.rawValue * 6
+        entry[0] = UInt64(count)
+        name.withUnsafeBytes { raw in
+          guard let base = raw.baseAddress else { return }
+          let (words, wordCount) = Self.words(base, name.count, 0, count)
+          entry[1] = UInt64(wordCount)
+          for index in 0..<wordCount { entry[2 + index] = words[index] }
+          var slot = Self.slot(count, words[0], words[wordCount - 1])
+          while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+          slots[slot] = UInt8(key.rawValue + 1)
         }
       }
     }
 
-    /// The key spelt by `bytes[start ..< start + count]`; ``Key/unknown`` for any other name.
-    func key(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Key {
-      var slot = Self.hash(bytes, start, count)
-      while true {
-        let raw = Int(slots[slot])
-        guard raw >= 0 else { return .unknown }
-        let offset = offsets[raw]
-        if offsets[raw + 1] - offset == count,
-          names.withUnsafeBytes({
-            FastDocumentReader.equal(UnsafeRawBufferPointer(bytes), start, $0, offset, count)
-          })
-        {
-          return Key(rawValue: raw) ?? .unknown
-        }
-        slot = (slot + 1) & (slots.count - 1)
-      }
-    }
-
-    /// A slot from the length and the first and last eight bytes (keys are ASCII and short).
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
-      -> Int
-    {
-      var value = UInt64(count) &* 0x9e37_79b9_7f4a_7c15
-      if count >= 8 {
-        let raw = UnsafeRawBufferPointer(bytes)
-        value ^= raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-        value = (value ^ (value >> 29)) &* 0xbf58_476d_1ce4_e5b9
-        value ^= raw.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self)
+    /// The words a name of `count` bytes (1 to 32) at `start` is compared by: the words at 0,
+    /// 8, 16… before its last eight bytes, then its last eight bytes (which may overlap the
+    /// word before); a name shorter than eight bytes is one word, zero past its end.
+    private static func words(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> ([UInt64], Int) {
+      var words: [UInt64] = []
+      if count < 8 {
+        words.append(short(raw, available, start, count))
       } else {
-        for position in 0..<count { value = (value << 8) | UInt64(bytes[start + position]) }
+        var offset = 0
+        while offset < count - 8 {
+          words.append(load(raw, start + offset))
+          offset += 8
+        }
+        words.append(load(raw, start + count - 8))
       }
+      return (words, words.count)
+    }
+
+    @inline(__always)
+    private static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// A name of 1 to 7 bytes as a word, zero past its end.
+    @inline(__always)
+    private static func short(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> UInt64 {
+      if start + 8 <= available {
+        return load(raw, start) & ((1 << UInt64(count * 8)) - 1)
+      }
+      var word: UInt64 = 0
+      for position in 0..<count {
+        word |=
+          UInt64(raw.load(fromByteOffset: start + position, as: UInt8.self))
+          << UInt64(position * 8)
+      }
+      return word
+    }
+
+    /// The key spelt by the `count` bytes at `start` of `raw` (`available` bytes long);
+    /// ``Key/unknown`` for any other name.
+    @inline(__always)
+    func key(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) -> Key {
+      guard count > 0, count <= Self.longest else { return .unknown }
+      let first: UInt64
+      let last: UInt64
+      if count >= 8 {
+        first = Self.load(raw, start)
+        last = Self.load(raw, start + count - 8)
+      } else {
+        first = Self.short(raw, available, start, count)
+        last = first
+      }
+      var slot = Self.slot(count, first, last)
+      while true {
+        let stored = Int(slots[slot])
+        guard stored != 0 else { return .unknown }
+        let entry = names + (stored - 1) * 6
+        if entry[0] == UInt64(count), entry[2] == first {
+          let wordCount = Int(entry[1])
+          var equal = entry[1 + wordCount] == last
+          var index = 1
+          while equal, index < wordCount - 1 {
+            equal = entry[2 + index] == Self.load(raw, start + index * 8)
+            index += 1
+          }
+          if equal { return Key(rawValue: stored - 1) ?? .unknown }
+        }
+        slot = (slot + 1) & (Self.slotCount - 1)
+      }
+    }
+
+    /// Whether the `count` bytes at `start` spell the key of raw value `raw`.
+    @inline(__always)
+    func matches(
+      _ raw: Int, _ bytes: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> Bool {
+      let entry = names + raw * 6
+      guard entry[0] == UInt64(count) else { return false }
+      if count < 8 { return entry[2] == Self.short(bytes, available, start, count) }
+      let wordCount = Int(entry[1])
+      guard entry[1 + wordCount] == Self.load(bytes, start + count - 8) else { return false }
+      for index in 0..<(wordCount - 1) where entry[2 + index] != Self.load(bytes, start + index * 8)
+      {
+        return false
+      }
+      return true
+    }
+
+    /// A slot from the length and the first and last words.
+    @inline(__always)
+    private static func slot(_ count: Int, _ first: UInt64, _ last: UInt64) -> Int {
+      var value = (UInt64(count) &* 0x9e37_79b9_7f4a_7c15) ^ first
+      value = (value ^ (value >> 29)) &* 0xbf58_476d_1ce4_e5b9
+      value ^= last
       value = (value ^ (value >> 31)) &* 0x94d0_49bb_1331_11eb
       return Int(truncatingIfNeeded: value >> 55)  // 9 bits: 512 slots
+    }
+  }
+
+  /// For each key, the key that followed it last time: Apple writes the members of every
+  /// entry in one order, so the next key is usually the predicted one, which is checked by
+  /// comparing its words (no hash, no probe, and branches the processor learns).
+  private struct Followers {
+    private var low = SIMD64<UInt8>(repeating: 0)
+    private var high = SIMD64<UInt8>(repeating: 0)
+
+    /// The raw value + 1 of the key that followed `key` last time, or 0.
+    subscript(key: Key) -> Int {
+      get { key.rawValue < 64 ? Int(low[key.rawValue]) : Int(high[key.rawValue - 64]) }
+      set {
+        if key.rawValue < 64 {
+          low[key.rawValue] = UInt8(newValue)
+        } else {
+          high[key.rawValue - 64] = UInt8(newValue)
+        }
+      }
     }
   }
 
@@ -582,6 +687,7 @@ struct FastDocumentReader {
 
   // MARK: Values
 
+  @inline(__always)
   private mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
@@ -591,6 +697,7 @@ struct FastDocumentReader {
     }
   }
 
+  @inline(__always)
   private mutating func expect(_ byte: UInt8) throws(GiveUp) {
     skipWhitespace()
     guard index < bytes.count, bytes[index] == byte else { throw GiveUp() }
@@ -598,16 +705,20 @@ struct FastDocumentReader {
   }
 
   /// Calls `member` for each key of an object; the member must read or skip its value.
+  @inline(__always)
   private mutating func object(
     _ member: (inout FastDocumentReader, Key) throws(GiveUp) -> Void
   ) throws(GiveUp) {
+    var previous = Key.unknown
     try sequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { reader throws(GiveUp) in
-      let key = try reader.readKey()
+      let key = try reader.readKey(after: previous)
+      previous = key
       try reader.expect(UInt8(ascii: ":"))
       try member(&reader, key)
     }
   }
 
+  @inline(__always)
   private mutating func array(_ element: (inout FastDocumentReader) throws(GiveUp) -> Void)
     throws(GiveUp)
   {
@@ -615,6 +726,7 @@ struct FastDocumentReader {
   }
 
   /// `open item (, item)* close`, whitespace allowed between tokens.
+  @inline(__always)
   private mutating func sequence(
     open: UInt8, close: UInt8, _ item: (inout FastDocumentReader) throws(GiveUp) -> Void
   ) throws(GiveUp) {
@@ -640,9 +752,18 @@ struct FastDocumentReader {
 
   /// A member name, matched against the known keys on its bytes; escapes and non-ASCII give
   /// up (the general reader decodes them).
-  private mutating func readKey() throws(GiveUp) -> Key {
+  @inline(__always)
+  private mutating func readKey(after previous: Key) throws(GiveUp) -> Key {
     let (start, end) = try rawString(allowSlashEscape: false)
-    return keys.key(bytes, start, end - start)
+    guard let base = bytes.baseAddress else { throw GiveUp() }
+    let raw = UnsafeRawPointer(base)
+    let predicted = followers[previous]
+    if predicted > 0, keys.matches(predicted - 1, raw, bytes.count, start, end - start) {
+      return Key(rawValue: predicted - 1) ?? .unknown
+    }
+    let key = keys.key(raw, bytes.count, start, end - start)
+    followers[previous] = key.rawValue + 1
+    return key
   }
 
   /// The byte range of a string's contents: ASCII, no control characters, and no escape but

@@ -13,11 +13,14 @@ enum ReleaseRules {
     _ releases: [Release], in evaluation: EntitlementEvaluation, asOf instant: Instant,
     unlockAtStart: Int
   ) -> [ReadableRelease] {
-    let sorted =
-      releases
-      .filter { $0.entitlement == nil || $0.entitlement == evaluation.id }
-      .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
-    var reasons: [Int: ReadableRelease.Reason] = [:]
+    func precedes(_ a: Release, _ b: Release) -> Bool { (a.date, a.id) < (b.date, b.id) }
+    var sorted = releases.filter { $0.entitlement == nil || $0.entitlement == evaluation.id }
+    // A calendar is usually written in date order: checking costs one pass, sorting more.
+    if zip(sorted, sorted.dropFirst()).contains(where: { !precedes($0, $1) }) {
+      sorted.sort(by: precedes)
+    }
+    // The first reason each release is unlocked for, by its place in `sorted`.
+    var reasons = [ReadableRelease.Reason?](repeating: nil, count: sorted.count)
     func unlock(_ range: Range<Int>, _ reason: ReadableRelease.Reason) {
       for index in range where reasons[index] == nil { reasons[index] = reason }
     }
@@ -42,7 +45,7 @@ enum ReleaseRules {
     {
       unlock(span(of: grace, upTo: instant, in: sorted), .releasedInGracePeriod(grace))
     }
-    return reasons.keys.sorted().compactMap { index in
+    return reasons.indices.compactMap { index in
       reasons[index].map { ReadableRelease(release: sorted[index], reason: $0) }
     }
   }
