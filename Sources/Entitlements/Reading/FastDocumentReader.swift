@@ -227,6 +227,7 @@ struct FastDocumentReader {
   private struct KeySet {
     private var words: (UInt64, UInt64) = (0, 0)
 
+    @inline(__always)
     func contains(_ key: Key) -> Bool {
       key.rawValue < 64
         ? words.0 & (1 << UInt64(key.rawValue)) != 0
@@ -235,6 +236,7 @@ struct FastDocumentReader {
 
     /// Adds a key; a key met twice gives up (the general reader keeps the last value, field
     /// by field). Unknown keys are not tracked.
+    @inline(__always)
     mutating func insert(_ key: Key) throws(GiveUp) {
       guard key != .unknown else { return }
       guard !contains(key) else { throw GiveUp() }
@@ -792,10 +794,9 @@ struct FastDocumentReader {
   }
 
   /// Advances over plain string bytes (printable ASCII other than `"` and `\`) eight at a time,
-  /// stopping before the first word that may hold another byte: the byte loops read from
-  /// there. The test is exact in one direction: a word with a quote, a backslash, a control
-  /// character or a non-ASCII byte always stops the scan (a borrow may also stop it early on a
-  /// plain word, which only costs a few byte steps).
+  /// stopping on the first other byte (or before the last word): the byte loops read from
+  /// there. Each test flags its byte exactly, and can flag a byte above it only by a borrow
+  /// from it, so the lowest flagged byte of a word is the first one that is not plain.
   @inline(__always)
   private mutating func skipPlainWords() {
     guard let base = bytes.baseAddress else { return }
@@ -803,14 +804,17 @@ struct FastDocumentReader {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
     while index + 8 <= bytes.count {
-      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let quote = word ^ (ones &* 0x22)
       let backslash = word ^ (ones &* 0x5C)
       // A zero byte of `quote` or `backslash`, a byte below 0x20, or a byte of 0x80 or more.
       let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        | (word &- ones &* 0x20) | word
-      if special & high != 0 { return }
+        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+          | (word &- ones &* 0x20) | word) & high
+      if special != 0 {
+        index += special.trailingZeroBitCount >> 3
+        return
+      }
       index += 8
     }
   }
@@ -900,6 +904,14 @@ struct FastDocumentReader {
   private mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
     var value: Int64 = 0
     var count = 0
+    // Eight digits at a time while eight follow (a millisecond date has thirteen).
+    if index + 8 <= bytes.count, let base = bytes.baseAddress,
+      let eight = Self.eightDigits(UnsafeRawPointer(base), index)
+    {
+      value = eight
+      count = 8
+      index += 8
+    }
     while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
       guard count < 18 else { throw GiveUp() }  // before multiplying: no overflow
       value = value * 10 + Int64(bytes[index] - 0x30)
@@ -907,6 +919,24 @@ struct FastDocumentReader {
       index += 1
     }
     return (value, count)
+  }
+
+  /// The value of the eight bytes at `offset` when all are decimal digits: each byte's digit
+  /// is checked, then pairs, quads and the two halves are combined by three multiplications.
+  @inline(__always)
+  private static func eightDigits(_ raw: UnsafeRawPointer, _ offset: Int) -> Int64? {
+    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    // A digit is 0x30...0x39: high nibble 3, and adding 6 leaves the high nibble 3.
+    let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    guard
+      (word & nibbles) | (((word &+ 0x0606_0606_0606_0606) & nibbles) >> 4)
+        == 0x3333_3333_3333_3333
+    else { return nil }
+    var digits = word & 0x0F0F_0F0F_0F0F_0F0F  // byte i: digit i (the first is lowest)
+    digits = (digits &* (10 << 8 + 1)) >> 8  // 16-bit lanes: two digits
+    digits = ((digits & 0x00FF_00FF_00FF_00FF) &* (100 << 16 + 1)) >> 16  // 32-bit: four
+    digits = ((digits & 0x0000_FFFF_0000_FFFF) &* (10_000 << 32 + 1)) >> 32  // eight
+    return Int64(digits)
   }
 
   /// A string of 1 to 18 digits, as Apple writes `*_ms`.
@@ -992,12 +1022,13 @@ struct FastDocumentReader {
     return try string()
   }
 
+  @inline(__always)
   private mutating func literal(_ word: StaticString) -> Bool {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count else { return false }
-    let matches = word.withUTF8Buffer { expected in
-      (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-    }
+    let matches = Self.equal(
+      UnsafeRawBufferPointer(bytes), index,
+      UnsafeRawBufferPointer(start: word.utf8Start, count: count), 0, count)
     if matches { index += count }
     return matches
   }
