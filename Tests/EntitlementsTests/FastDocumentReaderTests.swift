@@ -194,11 +194,13 @@ struct FastDocumentReaderTests {
   }
 
   /// The reader predicts each key from the one before it in the previous object and checks
-  /// the prediction on the bytes: names of the same length, names one byte apart and short
-  /// names after the same key must all be told apart.
+  /// the prediction on the bytes: names of the same length, names one byte apart, a name
+  /// that the predicted one begins, and short names after the same key must all be told
+  /// apart.
   @Test func predictedKeysAreCheckedOnTheirBytes() throws {
     let third = [
-      "purchase_date_ms", "expires_date_pst", "purchase_date_ms", "purchase_date_mt",
+      "purchase_date_ms", "expires_date_pst", "purchase_date_ms", "purchase_date_ms2",
+      "purchase_date_ms", "purchase_date_mt",
       "expires_date_ms", "expires_date_mt", "expires_date_ms", "a", "ab", "a", "quantity",
       "quantitz", "purchase_date_ms",
     ]

@@ -175,6 +175,10 @@ struct FastDocumentReader {
       }
     }
 
+    /// The length of the name of the key of raw value `raw` (0 for ``Key/unknown``).
+    @inline(__always)
+    func length(of raw: Int) -> Int { Int(names[raw * 6]) }
+
     /// Whether the `count` bytes at `start` spell the key of raw value `raw`.
     @inline(__always)
     func matches(
@@ -756,13 +760,23 @@ struct FastDocumentReader {
   /// up (the general reader decodes them).
   @inline(__always)
   private mutating func readKey(after previous: Key) throws(GiveUp) -> Key {
-    let (start, end) = try rawString(allowSlashEscape: false)
     guard let base = bytes.baseAddress else { throw GiveUp() }
     let raw = UnsafeRawPointer(base)
     let predicted = followers[previous]
-    if predicted > 0, keys.matches(predicted - 1, raw, bytes.count, start, end - start) {
-      return Key(rawValue: predicted - 1) ?? .unknown
+    // The predicted name checked in place, with no scan: its words, then the closing quote.
+    // A known name is plain ASCII, so the scan would have found the same range.
+    skipWhitespace()
+    if predicted > 0, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      let start = index + 1
+      let count = keys.length(of: predicted - 1)
+      if count > 0, start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\""),
+        keys.matches(predicted - 1, raw, bytes.count, start, count)
+      {
+        index = start + count + 1
+        return Key(rawValue: predicted - 1) ?? .unknown
+      }
     }
+    let (start, end) = try rawString(allowSlashEscape: false)
     let key = keys.key(raw, bytes.count, start, end - start)
     followers[previous] = key.rawValue + 1
     return key
