@@ -236,6 +236,21 @@ struct FastDocumentReaderTests {
     #expect(try VerifyReceiptResponse(json: Array(json.utf8)).entries.count == 1)
   }
 
+  /// After a predicted name the colon is taken at once when it follows at once; whitespace
+  /// before it is allowed, anything else is invalid JSON, which the general reader reports.
+  @Test(arguments: [(" :", true), ("\n\t:", true), (";", false), (" ", false), ("", false)])
+  func colonAfterAPredictedName(separator: String, valid: Bool) throws {
+    let json = """
+      {"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": "1"}, \
+      {"product_id": "p", "transaction_id"\(separator) "2"}]}
+      """
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree)
+    #expect(result.fast == valid)
+    #expect(
+      (try? VerifyReceiptResponse(json: Array(json.utf8)))?.entries.count == (valid ? 2 : nil))
+  }
+
   @Test(arguments: [
     #"{"status": 0, "latest_receipt_info": {"transaction_id": "1", "product_id": "p"}}"#,
     #"{"status": 0, "receipt": {"transaction_id": "1", "product_id": "p"}}"#,

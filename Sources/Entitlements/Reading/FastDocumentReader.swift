@@ -81,6 +81,7 @@ struct FastDocumentReader {
       slots.initialize(repeating: 0, count: Self.slotCount)
       names = .allocate(capacity: Key.allCases.count * 6)
       names.initialize(repeating: 0, count: Key.allCases.count * 6)
+      precondition(Key.allCases.count <= 128)  // the size of ``Followers``
       for key in Key.allCases where key != .unknown {
         // Zero padding so that loads past a short name stay inside the buffer.
         let name = Array("\(key)".utf8) + [UInt8](repeating: 0, count: 8)
@@ -207,23 +208,15 @@ struct FastDocumentReader {
     }
   }
 
-  /// For each key, the key that followed it last time: Apple writes the members of every
-  /// entry in one order, so the next key is usually the predicted one, which is checked by
-  /// comparing its words (no hash, no probe, and branches the processor learns).
+  /// For each key, the key that followed it last time (``Key/unknown`` for none): Apple
+  /// writes the members of every entry in one order, so the next key is usually the
+  /// predicted one, which is checked by comparing its words (no scan, no hash, no probe).
   private struct Followers {
-    private var low = SIMD64<UInt8>(repeating: 0)
-    private var high = SIMD64<UInt8>(repeating: 0)
+    private var next = InlineArray<128, Key>(repeating: .unknown)
 
-    /// The raw value + 1 of the key that followed `key` last time, or 0.
-    subscript(key: Key) -> Int {
-      get { key.rawValue < 64 ? Int(low[key.rawValue]) : Int(high[key.rawValue - 64]) }
-      set {
-        if key.rawValue < 64 {
-          low[key.rawValue] = UInt8(newValue)
-        } else {
-          high[key.rawValue - 64] = UInt8(newValue)
-        }
-      }
+    subscript(key: Key) -> Key {
+      get { next[key.rawValue] }
+      set { next[key.rawValue] = newValue }
     }
   }
 
@@ -717,9 +710,8 @@ struct FastDocumentReader {
   ) throws(GiveUp) {
     var previous = Key.unknown
     try sequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { reader throws(GiveUp) in
-      let key = try reader.readKey(after: previous)
+      let key = try reader.readKeyAndColon(after: previous)
       previous = key
-      try reader.expect(UInt8(ascii: ":"))
       try member(&reader, key)
     }
   }
@@ -756,29 +748,36 @@ struct FastDocumentReader {
     }
   }
 
-  /// A member name, matched against the known keys on its bytes; escapes and non-ASCII give
-  /// up (the general reader decodes them).
+  /// A member name and the colon after it; the name is matched against the known keys on
+  /// its bytes; escapes and non-ASCII give up (the general reader decodes them).
   @inline(__always)
-  private mutating func readKey(after previous: Key) throws(GiveUp) -> Key {
+  private mutating func readKeyAndColon(after previous: Key) throws(GiveUp) -> Key {
     guard let base = bytes.baseAddress else { throw GiveUp() }
     let raw = UnsafeRawPointer(base)
     let predicted = followers[previous]
-    // The predicted name checked in place, with no scan: its words, then the closing quote.
-    // A known name is plain ASCII, so the scan would have found the same range.
+    // The predicted name checked in place, with no scan: its words, then the closing quote
+    // (and the colon when it follows at once). A known name is plain ASCII, so the scan
+    // would have found the same range.
     skipWhitespace()
-    if predicted > 0, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+    if predicted != .unknown, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
       let start = index + 1
-      let count = keys.length(of: predicted - 1)
-      if count > 0, start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\""),
-        keys.matches(predicted - 1, raw, bytes.count, start, count)
+      let count = keys.length(of: predicted.rawValue)
+      if start + count + 1 < bytes.count, bytes[start + count] == UInt8(ascii: "\""),
+        keys.matches(predicted.rawValue, raw, bytes.count, start, count)
       {
-        index = start + count + 1
-        return Key(rawValue: predicted - 1) ?? .unknown
+        if bytes[start + count + 1] == UInt8(ascii: ":") {
+          index = start + count + 2
+        } else {
+          index = start + count + 1
+          try expect(UInt8(ascii: ":"))
+        }
+        return predicted
       }
     }
     let (start, end) = try rawString(allowSlashEscape: false)
     let key = keys.key(raw, bytes.count, start, end - start)
-    followers[previous] = key.rawValue + 1
+    followers[previous] = key
+    try expect(UInt8(ascii: ":"))
     return key
   }
 

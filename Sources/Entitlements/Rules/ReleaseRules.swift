@@ -14,7 +14,11 @@ enum ReleaseRules {
     unlockAtStart: Int
   ) -> [ReadableRelease] {
     func precedes(_ a: Release, _ b: Release) -> Bool { (a.date, a.id) < (b.date, b.id) }
-    var sorted = releases.filter { $0.entitlement == nil || $0.entitlement == evaluation.id }
+    func applies(_ release: Release) -> Bool {
+      release.entitlement == nil || release.entitlement == evaluation.id
+    }
+    // Shared, not copied, when every release applies (a calendar for one entitlement).
+    var sorted = releases.allSatisfy(applies) ? releases : releases.filter(applies)
     // A calendar is usually written in date order: checking costs one pass, sorting more.
     if zip(sorted, sorted.dropFirst()).contains(where: { !precedes($0, $1) }) {
       sorted.sort(by: precedes)
