@@ -30,7 +30,12 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
 
   /// Every entry of `in_app` and `latest_receipt_info`; one present in both counts once when
   /// evaluated (SPEC §3).
-  public var entries: [ReceiptEntry] { inApp + latestReceiptInfo }
+  public var entries: [ReceiptEntry] {
+    // One of the two lists is often empty: then the other is shared, not copied.
+    if inApp.isEmpty { return latestReceiptInfo }
+    if latestReceiptInfo.isEmpty { return inApp }
+    return inApp + latestReceiptInfo
+  }
 
   /// A verifyReceipt response carries no recovery evidence.
   public var billingRecoveries: [BillingRecovery] { [] }
