@@ -96,6 +96,25 @@ struct IncreasingIDsTests {
     Case(
       name: "order line 0 does not count",
       ids: [("t1", "0", true), ("t2", "0", true)], increase: true, kept: 2),
+    // Apple's ids are plain numbers: compared as numbers, not as strings.
+    Case(
+      name: "plain numbers increase by value",
+      ids: [("9", "9", true), ("10", "10", true), ("11", "11", true)], increase: true, kept: 3),
+    Case(
+      name: "a plain order line repeats",
+      ids: [("1", "100", true), ("2", "100", true)], increase: false, kept: 1),
+    // Plain numbers come before other ids, whatever their strings: mixing the two orders
+    // would let 9 < 10 < "1x" < "9" pass with 9 twice.
+    Case(
+      name: "a plain id repeats after text",
+      ids: [("9", "w1", true), ("10", "w2", true), ("1x", "w3", true), ("9", "w4", true)],
+      increase: false, kept: 3),
+    Case(
+      name: "text before a plain number",
+      ids: [("1x", "w1", true), ("2", "w2", true)], increase: false, kept: 2),
+    Case(
+      name: "a leading zero is text, not the same number",
+      ids: [("7", "w1", true), ("07", "w2", true)], increase: true, kept: 2),
   ]
 
   @Test(arguments: cases)
@@ -111,6 +130,20 @@ struct IncreasingIDsTests {
     #expect(Deduplication.isUnique(entries) == (testCase.kept == entries.count))
     #expect(Deduplication.isUniqueBySet(entries) == (testCase.kept == entries.count))
     #expect(Deduplication.deduplicate(entries).entries.count == testCase.kept)
+  }
+
+  /// Canonical order breaks a tie on the date by the ids' strings, where "10" comes before
+  /// "9": the numbers prove the ids unique, but not that such entries are in order.
+  @Test func tiesOnTheDateFollowTheStringsNotTheNumbers() {
+    let entries = ["9", "10"].map { id in
+      ReceiptEntry(
+        productID: "p", transactionID: TransactionID(id),
+        purchaseDate: Instant(millisecondsSince1970: 1000),
+        expiresDate: Instant(millisecondsSince1970: 1500))
+    }
+    #expect(Deduplication.idsIncrease(entries))
+    #expect(!Deduplication.idsIncrease(entries, checkingOrder: true))
+    #expect(Deduplication.deduplicate(entries).entries.map(\.transactionID) == ["10", "9"])
   }
 
   /// Checking the order too, one pass accepts only entries in canonical order: dates never

@@ -110,8 +110,9 @@ struct ReceiptEntryTests {
     #expect(copy.offerCodeRefName == "b")
   }
 
-  /// The storage is what makes passes over entries cheap (DESIGN.md "Performance").
+  /// The storage is what makes passes over entries cheap (DESIGN.md "Performance"): 120
+  /// bytes of fields and the two ids' numbers.
   @Test func anEntryIsSmall() {
-    #expect(MemoryLayout<ReceiptEntry>.stride <= 120)
+    #expect(MemoryLayout<ReceiptEntry>.stride <= 136)
   }
 }

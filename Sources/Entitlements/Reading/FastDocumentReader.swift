@@ -565,9 +565,9 @@ struct FastDocumentReader {
 
   private mutating func entry() throws(GiveUp) -> ReceiptEntry {
     var product: String?
-    var transaction: String?
+    var transaction: (text: String, number: IdentifierNumber)?
     var original: String?
-    var orderLine: String?
+    var orderLine: (text: String, number: IdentifierNumber)?
     var quantity: Int?
     var purchase = DateField()
     var originalPurchase = DateField()
@@ -588,11 +588,11 @@ struct FastDocumentReader {
       case .product_id:
         product = try reader.productID()
       case .transaction_id:
-        transaction = try reader.string()
+        transaction = try reader.identifier()
       case .original_transaction_id:
         original = try reader.string()
       case .web_order_line_item_id:
-        orderLine = try reader.string()
+        orderLine = try reader.identifier()
       case .quantity:
         quantity = try reader.integer()
       case .purchase_date_ms:
@@ -639,15 +639,16 @@ struct FastDocumentReader {
       expiresDate = try instant(DateField(text: expiresFormatted))
     }
     return ReceiptEntry(
-      productID: ProductID(product), transactionID: TransactionID(transaction),
+      productID: ProductID(product), transactionID: TransactionID(transaction.text),
       originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
-      webOrderLineItemID: orderLine.map(WebOrderLineItemID.init(rawValue:)),
+      webOrderLineItemID: orderLine.map { WebOrderLineItemID($0.text) },
       quantity: quantity ?? 1, purchaseDate: try instant(purchase),
       originalPurchaseDate: try instant(originalPurchase), expiresDate: expiresDate,
       cancellationDate: try instant(cancellation), rawCancellationReason: cancellationReason,
       isTrialPeriod: trial ?? false, isInIntroOfferPeriod: intro ?? false,
       isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership,
-      offerCodeRefName: offerCode, promotionalOfferID: promotional)
+      offerCodeRefName: offerCode, promotionalOfferID: promotional,
+      numbers: (transaction.number, orderLine?.number ?? .none))
   }
 
   private mutating func renewalInfo() throws(GiveUp) -> RenewalInfo {
@@ -874,6 +875,30 @@ struct FastDocumentReader {
       position += 1
     }
     return String(decoding: unescaped, as: UTF8.self)
+  }
+
+  /// An id and its ``IdentifierNumber``, read from the bytes rather than from the string.
+  private mutating func identifier() throws(GiveUp) -> (text: String, number: IdentifierNumber) {
+    skipWhitespace()
+    let start = index + 1
+    let text = try string()
+    return (text, number(start, index - 1))
+  }
+
+  /// ``IdentifierNumber/init(digits:)`` of `bytes[start..<end]`, the first eight digits at
+  /// once. With an escape the bytes hold a backslash, so no number, as the unescaped text
+  /// (which holds a slash) has none.
+  private func number(_ start: Int, _ end: Int) -> IdentifierNumber {
+    guard end - start >= 8, end - start <= 19, bytes[start] != 0x30,
+      let base = bytes.baseAddress, let eight = Self.eightDigits(UnsafeRawPointer(base), start)
+    else { return IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[start..<end])) }
+    var value = UInt64(eight)
+    for position in (start + 8)..<end {
+      let byte = bytes[position]
+      guard byte >= 0x30, byte <= 0x39 else { return .none }
+      value = value * 10 + UInt64(byte - 0x30)  // at most 19 digits: below UInt64.max
+    }
+    return IdentifierNumber(value: value)
   }
 
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.

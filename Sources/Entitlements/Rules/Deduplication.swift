@@ -47,15 +47,15 @@ enum Deduplication {
     return (canonicallySorted(result), diagnostics)
   }
 
-  /// Whether, in canonical order, transaction ids strictly increase and so do the order lines
-  /// of subscription entries: then no two are equal, and no table is needed. Apple numbers both
-  /// in time order, so this holds for almost every real history; when it does not,
-  /// ``isUnique(_:)`` decides. Strict `<` of `String` implies `!=` of `String`, the equality
-  /// the identifiers hash by.
+  /// Whether transaction ids strictly increase, and so do the order lines of subscription
+  /// entries: then no two are equal, and no table is needed. Apple numbers both in time order,
+  /// so this holds for almost every real history; when it does not, ``isUnique(_:)`` decides.
+  /// The order is ``IdentifierNumber/precedes(_:_:_:_:)``: ids written as plain numbers (all of
+  /// Apple's) compare as integers, with no `String` read; equal ids are never in strict order.
   ///
-  /// With `checkingOrder`, also whether purchase dates never decrease: then the entries are in
-  /// canonical order (ties on the date are in transaction id order), so one pass over records
-  /// in order (the usual input) proves both.
+  /// With `checkingOrder`, also whether purchase dates never decrease and entries with the
+  /// same purchase date are in `String` order of their transaction ids: then the entries are
+  /// in canonical order, so one pass over records in order (the usual input) proves both.
   static func idsIncrease(_ entries: [ReceiptEntry], checkingOrder: Bool = false) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { idsIncrease($0, checkingOrder: checkingOrder) }
@@ -64,24 +64,50 @@ enum Deduplication {
   private static func idsIncrease(
     _ entries: UnsafeBufferPointer<ReceiptEntry>, checkingOrder: Bool
   ) -> Bool {
-    var previousOrderLine: WebOrderLineItemID?
+    var previousOrderLine: (number: IdentifierNumber, index: Int)?
     for index in entries.indices {
-      if index > 0,
-        !(entries[index - 1].transactionID.rawValue < entries[index].transactionID.rawValue)
+      if index > 0 {
+        guard
+          IdentifierNumber.precedes(
+            entries[index - 1].transactionNumber, entries[index - 1].transactionID.rawValue,
+            entries[index].transactionNumber, entries[index].transactionID.rawValue)
+        else { return false }
+        if checkingOrder {
+          let before = entries[index - 1].purchaseDate ?? .distantPast
+          let purchase = entries[index].purchaseDate ?? .distantPast
+          // Canonical order breaks ties on the date by the ids' `String` order, which
+          // differs from the numbers' for ids of different lengths ("9" and "10").
+          if purchase < before
+            || (purchase == before
+              && !(entries[index - 1].transactionID < entries[index].transactionID))
+          {
+            return false
+          }
+        }
+      }
+      guard let number = orderLineNumber(entries, index) else { continue }
+      if let previous = previousOrderLine,
+        !IdentifierNumber.precedes(
+          previous.number, entries[previous.index].webOrderLineItemID?.rawValue ?? "",
+          number, entries[index].webOrderLineItemID?.rawValue ?? "")
       {
         return false
       }
-      if checkingOrder, index > 0,
-        entries[index].purchaseDate ?? .distantPast < entries[index - 1].purchaseDate
-          ?? .distantPast
-      {
-        return false
-      }
-      guard let key = orderLineKey(entries, index) else { continue }
-      if let previousOrderLine, !(previousOrderLine.rawValue < key.rawValue) { return false }
-      previousOrderLine = key
+      previousOrderLine = (number, index)
     }
     return true
+  }
+
+  /// ``orderLineKey(_:)`` of `entries[index]` as its number, read in place with no `String`
+  /// when the order line is a plain number; `nil` when the entry has no usable order line.
+  @inline(__always)
+  private static func orderLineNumber(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int)
+    -> IdentifierNumber?
+  {
+    let number = entries[index].orderLineNumber
+    guard entries[index].expiresDate != nil else { return nil }
+    if number.isPlain { return number.value == 0 ? nil : number }
+    return orderLineKey(entries, index) == nil ? nil : number
   }
 
   /// Whether no two records share a transaction id or a subscription order line.

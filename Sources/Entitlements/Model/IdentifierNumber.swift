@@ -1,0 +1,65 @@
+/// An identifier's value when it is written as a plain decimal number, as Apple writes every
+/// `transaction_id` and `web_order_line_item_id`: 1 to 19 ASCII digits, with no leading zero
+/// unless the number is `0`. Any other text has no number (``none``).
+///
+/// Plain numbers and their text correspond one to one, so two ids with numbers are equal
+/// exactly when their numbers are; the evaluator compares numbers, where it compared strings,
+/// to prove that a history's ids increase (DESIGN.md, "Performance").
+///
+/// ```swift
+/// IdentifierNumber("1000000318407192").value  // 1000000318407192
+/// IdentifierNumber("0042").isPlain            // false: a leading zero
+/// ```
+struct IdentifierNumber: Hashable, Sendable {
+  /// The number; `UInt64.max` (more than 19 digits can hold) when there is none.
+  let value: UInt64
+
+  /// No plain number.
+  static let none = IdentifierNumber(value: .max)
+
+  /// The number of a plain number's text, already read (`value` below 10¹⁹).
+  init(value: UInt64) { self.value = value }
+
+  /// The number `text` writes, or ``none``.
+  init(_ text: String?) {
+    guard let text else {
+      self = .none
+      return
+    }
+    self.init(digits: text.utf8)
+  }
+
+  /// The number the UTF-8 bytes `digits` write, or ``none``.
+  @inline(__always)
+  init<Digits: Sequence<UInt8>>(digits: Digits) {
+    var value: UInt64 = 0
+    var count = 0
+    for byte in digits {
+      guard byte >= 0x30, byte <= 0x39, count < 19, count == 0 || value > 0 else {
+        self = .none
+        return
+      }
+      value = value * 10 + UInt64(byte - 0x30)
+      count += 1
+    }
+    self = count == 0 ? .none : IdentifierNumber(value: value)
+  }
+
+  /// Whether the text was a plain number.
+  var isPlain: Bool { value != .max }
+
+  /// A strict total order on ids: plain numbers by value first, then every other id by its
+  /// `String` (read only then). Strictly increasing ids in this order are all different.
+  @inline(__always)
+  static func precedes(
+    _ a: IdentifierNumber, _ aText: @autoclosure () -> String,
+    _ b: IdentifierNumber, _ bText: @autoclosure () -> String
+  ) -> Bool {
+    switch (a.isPlain, b.isPlain) {
+    case (true, true): a.value < b.value
+    case (true, false): true
+    case (false, true): false
+    case (false, false): aText() < bText()
+    }
+  }
+}
