@@ -57,7 +57,10 @@ public struct Evaluator: Sendable {
         item = ProductClassification.classify(index: index, product: known[slot])
         entitlement = known[slot].entitlement
       } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
-        if known.count < 8 { known.append(product) }
+        if known.count < 8 {
+          if known.isEmpty { known.reserveCapacity(8) }  // one allocation, not regrowth
+          known.append(product)
+        }
         item = ProductClassification.classify(index: index, product: product)
         entitlement = product.entitlement
       } else {
@@ -79,17 +82,6 @@ public struct Evaluator: Sendable {
       current.entries.append(item)
       if !entryDiagnostics.isEmpty { current.diagnostics += entryDiagnostics }
     }
-    // One entitlement is the norm: it needs no dictionary.
-    let finished: [(id: EntitlementID, entries: [ClassifiedEntry], diagnostics: [Diagnostic])]
-    if let currentID, groups.isEmpty {
-      finished = [(currentID, current.entries, current.diagnostics)]
-    } else {
-      if let currentID { groups[currentID] = current }
-      finished = groups.keys.sorted().map { id in
-        let group = groups[id] ?? ([], [])
-        return (id, group.entries, group.diagnostics)
-      }
-    }
     if !renewalInfo.isEmpty {
       var knownSubscriptions = Set<OriginalTransactionID>()
       var previous: OriginalTransactionID?
@@ -107,12 +99,22 @@ public struct Evaluator: Sendable {
       }
     }
 
-    let entitlements = finished.map { group -> EntitlementEvaluation in
+    func evaluateGroup(
+      _ id: EntitlementID, _ group: (entries: [ClassifiedEntry], diagnostics: [Diagnostic])
+    ) -> EntitlementEvaluation {
       let evaluation = evaluateEntitlement(
-        group.id, group.entries, source: entries, diagnostics: group.diagnostics,
+        id, group.entries, source: entries, diagnostics: group.diagnostics,
         renewalInfo: renewalInfo, history: history)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
+    }
+    // One entitlement is the norm: it needs no dictionary and no list of groups.
+    let entitlements: [EntitlementEvaluation]
+    if let currentID, groups.isEmpty {
+      entitlements = [evaluateGroup(currentID, current)]
+    } else {
+      if let currentID { groups[currentID] = current }
+      entitlements = groups.keys.sorted().map { id in evaluateGroup(id, groups[id] ?? ([], [])) }
     }
     return Evaluation(
       entitlements: entitlements, purchaseEvents: purchaseEvents,
@@ -146,7 +148,7 @@ public struct Evaluator: Sendable {
     }
     let lapses = LapseRules.lapses(
       between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
-      retryLimits: lengths.map(\.billingRetry))
+      windowLengths: lengths)
     let lastInfo = layout.last.last.flatMap {
       renewalInfo.isEmpty ? nil : renewalInfo[source[records[$0].entryIndex].originalTransactionID]
     }

@@ -1,6 +1,6 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
-/// `retryLimits[i]` is the billing-retry window after `periods[i]` (scaled in the sandbox): a
+/// `windowLengths[i].billingRetry` is the billing-retry window after `periods[i]` (scaled in the sandbox): a
 /// lapse at least that long cannot have been a billing recovery.
 ///
 /// Renewal info describes the time after its subscription's last entry, so it is evidence only
@@ -11,7 +11,7 @@ enum LapseRules {
   static func lapses(
     between periods: [ActivePeriod], coverage: CoverageList,
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
-    retryLimits: [FixedDuration]
+    windowLengths: [WindowLengths]
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
@@ -68,7 +68,7 @@ enum LapseRules {
         interval: gap,
         cause: cause(
           of: gap, refundMeetsGap: refundMeetsGap, infos: infos, recoveryEndsGap: recoveryEndsGap,
-          billingRetryLimit: retryLimits[index]))
+          billingRetryLimit: windowLengths[index].billingRetry))
     }
   }
 
@@ -79,6 +79,8 @@ enum LapseRules {
     if refundMeetsGap { return .refund }
     let couldBeRecovery = gap.length < billingRetryLimit
     if couldBeRecovery, recoveryEndsGap { return .billingError }
+    // Without renewal info (the usual case) nothing else can be said: no list is made.
+    guard !infos.isEmpty else { return .unknown }
     let causes = infos.map(cause(from:))
     for candidate in [LapseCause.billingError, .priceIncrease, .voluntary]
     where causes.contains(candidate) {

@@ -34,11 +34,15 @@ enum StatusRules {
     while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
       first -= 1
     }
-    let latestGroup = coverage[first...latest].map { source[$0.entryIndex] }
-    if latestGroup.allSatisfy(\.isRefunded),
-      let refunded = latestGroup.first, let revokedAt = refunded.cancellationDate
-    {
-      return .revoked(transactionID: refunded.transactionID, revokedAt: revokedAt)
+    // The latest purchases all refunded: revoked. Read in place, not copied out.
+    let revoked = source.withUnsafeBufferPointer { source -> (TransactionID, Instant)? in
+      guard coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRefunded }),
+        let revokedAt = source[coverage[first].entryIndex].cancellationDate
+      else { return nil }
+      return (source[coverage[first].entryIndex].transactionID, revokedAt)
+    }
+    if let (transactionID, revokedAt) = revoked {
+      return .revoked(transactionID: transactionID, revokedAt: revokedAt)
     }
     guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
     let expiry = periods[ended].interval.end
