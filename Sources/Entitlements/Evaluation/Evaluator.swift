@@ -155,14 +155,14 @@ public struct Evaluator: Sendable {
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
     for index in periods.indices {
-      let period = periods[index]
+      let expiresAt = periods[index].interval.end  // in place: no copy of the period
       guard records[layout.last[index]].productType == .autoRenewable,
-        !period.interval.end.isDistantFuture
+        !expiresAt.isDistantFuture
       else { continue }
       let isLast = index == periods.count - 1
       windows.append(
         RenewalWindows(
-          expiresAt: period.interval.end, lengths: lengths[index],
+          expiresAt: expiresAt, lengths: lengths[index],
           gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil))
     }
     return EntitlementEvaluation(

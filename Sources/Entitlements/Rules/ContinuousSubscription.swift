@@ -4,7 +4,9 @@
 /// For tenure and loyalty offers; it never changes periods or status.
 enum ContinuousSubscription {
   static func start(of periods: [ActivePeriod], environment: Environment) -> Instant? {
-    guard var start = periods.last?.interval.start else { return nil }
+    // Intervals are read in place: `periods.last` would copy the period out.
+    guard !periods.isEmpty else { return nil }
+    var start = periods[periods.count - 1].interval.start
     let limit: FixedDuration = environment == .sandbox ? .minutes(10) : .days(60)
     // From the last period back, while the gap before it is under the limit.
     var index = periods.count - 1

@@ -53,9 +53,8 @@ enum LapseRules {
     }
     let recoveryInstants = recoveries.map(\.renewedAt).sorted()
     return periods.indices.dropLast().map { index in
-      let previous = periods[index]
-      let next = periods[index + 1]
-      let gap = Interval(start: previous.interval.end, end: next.interval.start)
+      // Intervals read in place: a period copied out retains its ids and members.
+      let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       let infos =
         endingHere.isEmpty
         ? [] : (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }

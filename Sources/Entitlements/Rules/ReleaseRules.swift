@@ -28,8 +28,11 @@ enum ReleaseRules {
     func unlock(_ range: Range<Int>, _ reason: ReadableRelease.Reason) {
       for index in range where reasons[index] == nil { reasons[index] = reason }
     }
-    for period in evaluation.periods where period.interval.start <= instant {
-      let start = period.interval.start
+    // Intervals are read in place: iterating the periods would copy each one out.
+    for index in evaluation.periods.indices {
+      let interval = evaluation.periods[index].interval
+      guard interval.start <= instant else { continue }
+      let start = interval.start
       // The latest `unlockAtStart` release dates at or before the start.
       var low = sorted.partitionPoint { $0.date > start }
       var dates = 0
@@ -40,12 +43,12 @@ enum ReleaseRules {
       }
       // A release dated exactly at the start was released while active: that reason first.
       unlock(
-        span(of: period.interval, upTo: instant, in: sorted),
-        .releasedWhileActive(period: period.interval))
+        span(of: interval, upTo: instant, in: sorted), .releasedWhileActive(period: interval))
       unlock(low..<sorted.partitionPoint { $0.date > start }, .unlockedAtStart(periodStart: start))
     }
     if let grace = evaluation.windows.last?.gracePeriod,
-      evaluation.periods.last?.interval.end == grace.start
+      !evaluation.periods.isEmpty,
+      evaluation.periods[evaluation.periods.count - 1].interval.end == grace.start
     {
       unlock(span(of: grace, upTo: instant, in: sorted), .releasedInGracePeriod(grace))
     }

@@ -70,7 +70,7 @@ enum StatusRules {
   private static func activeStatus(
     at instant: Instant, periodIndex: Int, of evaluation: EntitlementEvaluation
   ) -> ActiveStatus {
-    let period = evaluation.periods[periodIndex]
+    let interval = evaluation.periods[periodIndex].interval  // in place: no copy of the period
     let layout = evaluation.layout
     // The entry giving access: the latest-purchased one covering the instant (coverage
     // indices are in purchase order). A period merged by minimumLapse may have instants no
@@ -88,7 +88,7 @@ enum StatusRules {
       entry.isTrialPeriod
       ? .freeTrial : entry.isInIntroOfferPeriod ? .introductory : nil
     return ActiveStatus(
-      periodStart: period.interval.start, expiresAt: period.interval.end,
+      periodStart: interval.start, expiresAt: interval.end,
       transactionID: entry.transactionID, productID: entry.productID,
       willRenew: isLast
         ? (endsAutoRenewing ? evaluation.renewalInfo?.autoRenewStatus : false) : nil,
