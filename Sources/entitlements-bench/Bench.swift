@@ -49,8 +49,7 @@ enum Bench {
   static let evaluator = Evaluator(catalog: Inputs.catalog)
   static let probe = Instant(millisecondsSince1970: 1_600_000_000_000)
 
-  /// 1 when the first entitlement is entitled at the probe, read in place: `.first` would
-  /// copy the entitlement's evaluation (retaining each of its lists) only to release it.
+  /// 1 when the first entitlement is entitled at the probe.
   static func entitledAtProbe(_ evaluation: Evaluation) -> Int {
     guard !evaluation.entitlements.isEmpty else { return 0 }
     return evaluation.entitlements[0].status(at: probe).isEntitled ? 1 : 0

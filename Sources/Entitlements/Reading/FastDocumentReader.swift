@@ -188,12 +188,13 @@ struct FastDocumentReader {
       let entry = names + raw * 6
       guard entry[0] == UInt64(count) else { return false }
       if count < 8 { return entry[2] == Self.short(bytes, available, start, count) }
+      // Two to four words: the first, the last, and those between (unrolled).
       let wordCount = Int(entry[1])
-      guard entry[1 + wordCount] == Self.load(bytes, start + count - 8) else { return false }
-      for index in 0..<(wordCount - 1) where entry[2 + index] != Self.load(bytes, start + index * 8)
-      {
-        return false
-      }
+      guard entry[2] == Self.load(bytes, start),
+        entry[1 + wordCount] == Self.load(bytes, start + count - 8)
+      else { return false }
+      if wordCount > 2, entry[3] != Self.load(bytes, start + 8) { return false }
+      if wordCount > 3, entry[4] != Self.load(bytes, start + 16) { return false }
       return true
     }
 
@@ -628,7 +629,7 @@ struct FastDocumentReader {
       case .promotional_offer_id:
         promotional = try reader.string()
       default:
-        try reader.skipValue(depth: 3)
+        try reader.skipMember()
         return
       }
       try seen.insert(key)
@@ -1069,6 +1070,18 @@ struct FastDocumentReader {
       UnsafeRawBufferPointer(start: word.utf8Start, count: count), 0, count)
     if matches { index += count }
     return matches
+  }
+
+  /// Skips the value of a member of an entry: a string (Apple's `_pst` dates and the other
+  /// fields no schema reads) directly, anything else as any value.
+  @inline(__always)
+  private mutating func skipMember() throws(GiveUp) {
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      _ = try rawString(allowSlashEscape: true)
+    } else {
+      try skipValue(depth: 3)
+    }
   }
 
   /// Skips any JSON value, checking it as strictly as the general reader would.
