@@ -62,6 +62,29 @@ struct EvaluatorTests {
     #expect(premium._invariantViolations().isEmpty)
   }
 
+  /// An entitlement's evaluation keeps its lists in one shared box: copies are equal and hash
+  /// alike whether or not they share it, and changing a copy leaves the original as it was.
+  @Test func evaluationsCompareByValueAndCopyOnWrite() throws {
+    let premium = try #require(Self.evaluate(Self.entries)["premium"])
+    let again = try #require(Self.evaluate(Self.entries)["premium"])
+    #expect(premium == again)
+    #expect(premium.hashValue == again.hashValue)
+    var changed = premium
+    changed.lapses.removeLast()
+    #expect(changed.lapses.count == premium.lapses.count - 1)
+    #expect(premium.lapses.map(\.cause) == [.refund, .voluntary])
+    #expect(changed != premium)
+    var renamed = premium
+    renamed.id = "other"
+    #expect(premium.id == "premium")
+    #expect(renamed != premium)
+    var moved = premium
+    moved.unlockAtStart += 1
+    #expect(moved != premium)
+    moved.unlockAtStart -= 1
+    #expect(moved == premium)
+  }
+
   @Test(arguments: 0..<50 as Range<UInt64>)
   func shuffledAndDuplicatedInputChangesNothing(seed: UInt64) {
     var random = SeededRandom(seed: seed)

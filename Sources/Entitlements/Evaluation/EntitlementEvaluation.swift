@@ -11,23 +11,44 @@
 /// ```
 public struct EntitlementEvaluation: Hashable, Sendable {
   /// The entitlement.
-  public var id: EntitlementID
+  public var id: EntitlementID {
+    get { storage.id }
+    _modify { yield &unique().id }
+  }
   /// What each entry of the entitlement covers, and why, in purchase order.
-  public var coverage: CoverageList
+  public var coverage: CoverageList {
+    get { storage.coverage }
+    _modify { yield &unique().coverage }
+  }
   /// The active periods, sorted, disjoint and non-touching.
-  public var periods: [ActivePeriod]
+  public var periods: [ActivePeriod] {
+    get { storage.periods }
+    _modify { yield &unique().periods }
+  }
   /// The lapses between consecutive periods: `lapses[i]` lies between `periods[i]` and
   /// `periods[i + 1]`.
-  public var lapses: [Lapse]
+  public var lapses: [Lapse] {
+    get { storage.lapses }
+    _modify { yield &unique().lapses }
+  }
   /// The renewal and retry windows of each period that ends with an auto-renewable entry.
-  public var windows: [RenewalWindows]
+  public var windows: [RenewalWindows] {
+    get { storage.windows }
+    _modify { yield &unique().windows }
+  }
   /// The renewal info describing the time after the last period, if any.
-  public var renewalInfo: RenewalInfo?
+  public var renewalInfo: RenewalInfo? {
+    get { storage.renewalInfo }
+    _modify { yield &unique().renewalInfo }
+  }
   /// Apple's `recentSubscriptionStartDate`: the start of the latest run of periods whose
   /// lapses are all shorter than 60 days (10 minutes in the sandbox). `nil` without periods.
   public var continuousSubscriptionStart: Instant?
   /// The problems found in this entitlement's entries.
-  public var diagnostics: [Diagnostic]
+  public var diagnostics: [Diagnostic] {
+    get { storage.diagnostics }
+    _modify { yield &unique().diagnostics }
+  }
   /// The billing-retry window after the last period: policy `billingRetryLimit`, scaled by the
   /// product's ratio in the sandbox (SPEC §7).
   public var billingRetryLimit: FixedDuration
@@ -36,7 +57,54 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   public var unlockAtStart: Int
 
   /// Where each period's coverage sits (indices into ``coverage``, which is in purchase order).
-  var layout: PeriodRules.Layout
+  var layout: PeriodRules.Layout {
+    get { storage.layout }
+    _modify { yield &unique().layout }
+  }
+
+  /// The fields that hold references, in one box shared by copies (copy on write): a copy of
+  /// an evaluation, such as `evaluation.entitlements[0]`, costs one retain instead of a dozen
+  /// (DESIGN.md, "Performance").
+  private final class Storage: @unchecked Sendable {
+    // Mutated only through `unique()`, when no other value shares the box.
+    var id: EntitlementID
+    var coverage: CoverageList
+    var periods: [ActivePeriod]
+    var lapses: [Lapse]
+    var windows: [RenewalWindows]
+    var renewalInfo: RenewalInfo?
+    var diagnostics: [Diagnostic]
+    var layout: PeriodRules.Layout
+
+    init(
+      id: EntitlementID, coverage: CoverageList, periods: [ActivePeriod], lapses: [Lapse],
+      windows: [RenewalWindows], renewalInfo: RenewalInfo?, diagnostics: [Diagnostic],
+      layout: PeriodRules.Layout
+    ) {
+      self.id = id
+      self.coverage = coverage
+      self.periods = periods
+      self.lapses = lapses
+      self.windows = windows
+      self.renewalInfo = renewalInfo
+      self.diagnostics = diagnostics
+      self.layout = layout
+    }
+
+    func copy() -> Storage {
+      Storage(
+        id: id, coverage: coverage, periods: periods, lapses: lapses, windows: windows,
+        renewalInfo: renewalInfo, diagnostics: diagnostics, layout: layout)
+    }
+  }
+
+  private var storage: Storage
+
+  /// The box, copied first when another value shares it.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    return storage
+  }
 
   init(
     id: EntitlementID, coverage: CoverageList, periods: [ActivePeriod],
@@ -44,17 +112,38 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
     diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int
   ) {
-    self.id = id
-    self.coverage = coverage
-    self.periods = periods
-    self.layout = layout
-    self.lapses = lapses
-    self.windows = windows
-    self.renewalInfo = renewalInfo
+    storage = Storage(
+      id: id, coverage: coverage, periods: periods, lapses: lapses, windows: windows,
+      renewalInfo: renewalInfo, diagnostics: diagnostics, layout: layout)
     self.continuousSubscriptionStart = continuousSubscriptionStart
-    self.diagnostics = diagnostics
     self.billingRetryLimit = billingRetryLimit
     self.unlockAtStart = unlockAtStart
+  }
+
+  /// Equal when every field is: the box is compared by its contents, not its identity.
+  public static func == (lhs: EntitlementEvaluation, rhs: EntitlementEvaluation) -> Bool {
+    lhs.continuousSubscriptionStart == rhs.continuousSubscriptionStart
+      && lhs.billingRetryLimit == rhs.billingRetryLimit && lhs.unlockAtStart == rhs.unlockAtStart
+      && (lhs.storage === rhs.storage
+        || (lhs.id == rhs.id && lhs.coverage == rhs.coverage && lhs.periods == rhs.periods
+          && lhs.lapses == rhs.lapses && lhs.windows == rhs.windows
+          && lhs.renewalInfo == rhs.renewalInfo && lhs.diagnostics == rhs.diagnostics
+          && lhs.layout == rhs.layout))
+  }
+
+  /// Hashes every field, as `==` compares them.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(coverage)
+    hasher.combine(periods)
+    hasher.combine(lapses)
+    hasher.combine(windows)
+    hasher.combine(renewalInfo)
+    hasher.combine(continuousSubscriptionStart)
+    hasher.combine(diagnostics)
+    hasher.combine(billingRetryLimit)
+    hasher.combine(unlockAtStart)
+    hasher.combine(layout)
   }
 
   /// The status at an instant: one of the six states of SPEC §5, with its dates and reason.
