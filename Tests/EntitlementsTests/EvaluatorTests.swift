@@ -83,6 +83,10 @@ struct EvaluatorTests {
     #expect(moved != premium)
     moved.unlockAtStart -= 1
     #expect(moved == premium)
+    // Printed as its fields, not as its box.
+    let printed = String(reflecting: premium)
+    #expect(printed.hasPrefix("Entitlements.EntitlementEvaluation(id: premium, coverage: "))
+    #expect(!printed.contains("EntitlementEvaluation.Storage"))
   }
 
   @Test(arguments: 0..<50 as Range<UInt64>)

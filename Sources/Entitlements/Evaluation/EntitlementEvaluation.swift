@@ -169,3 +169,20 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     status(at: instant).isEntitled
   }
 }
+
+extension EntitlementEvaluation: CustomReflectable {
+  /// The evaluation's fields, not its box: what `print`, `dump` and `String(reflecting:)` show,
+  /// as they did before the fields moved into one box.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        ("id", id), ("coverage", coverage), ("periods", periods), ("lapses", lapses),
+        ("windows", windows), ("renewalInfo", renewalInfo as Any),
+        ("continuousSubscriptionStart", continuousSubscriptionStart as Any),
+        ("diagnostics", diagnostics), ("billingRetryLimit", billingRetryLimit),
+        ("unlockAtStart", unlockAtStart), ("layout", layout),
+      ],
+      displayStyle: .struct)
+  }
+}
