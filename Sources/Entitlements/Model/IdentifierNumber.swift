@@ -17,8 +17,7 @@ struct IdentifierNumber: Hashable, Sendable {
   /// No plain number.
   static let none = IdentifierNumber(value: .max)
 
-  /// The number of a plain number's text, already read (`value` below 10¹⁹).
-  init(value: UInt64) { self.value = value }
+  private init(value: UInt64) { self.value = value }
 
   /// The number `text` writes, or ``none``.
   init(_ text: String?) {

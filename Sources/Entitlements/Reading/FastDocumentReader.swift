@@ -91,10 +91,10 @@ struct FastDocumentReader {
         entry[0] = UInt64(count)
         name.withUnsafeBytes { raw in
           guard let base = raw.baseAddress else { return }
-          let (words, wordCount) = Self.words(base, name.count, 0, count)
-          entry[1] = UInt64(wordCount)
-          for index in 0..<wordCount { entry[2 + index] = words[index] }
-          var slot = Self.slot(count, words[0], words[wordCount - 1])
+          let words = Self.words(base, name.count, 0, count)
+          entry[1] = UInt64(words.count)
+          for (index, word) in words.enumerated() { entry[2 + index] = word }
+          var slot = Self.slot(count, words[0], words[words.count - 1])
           while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
           slots[slot] = UInt8(key.rawValue + 1)
         }
@@ -106,7 +106,7 @@ struct FastDocumentReader {
     /// word before); a name shorter than eight bytes is one word, zero past its end.
     private static func words(
       _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
-    ) -> ([UInt64], Int) {
+    ) -> [UInt64] {
       var words: [UInt64] = []
       if count < 8 {
         words.append(short(raw, available, start, count))
@@ -118,7 +118,7 @@ struct FastDocumentReader {
         }
         words.append(load(raw, start + count - 8))
       }
-      return (words, words.count)
+      return words
     }
 
     @inline(__always)
@@ -161,16 +161,8 @@ struct FastDocumentReader {
       while true {
         let stored = Int(slots[slot])
         guard stored != 0 else { return .unknown }
-        let entry = names + (stored - 1) * 6
-        if entry[0] == UInt64(count), entry[2] == first {
-          let wordCount = Int(entry[1])
-          var equal = entry[1 + wordCount] == last
-          var index = 1
-          while equal, index < wordCount - 1 {
-            equal = entry[2 + index] == Self.load(raw, start + index * 8)
-            index += 1
-          }
-          if equal { return Key(rawValue: stored - 1) ?? .unknown }
+        if matches(stored - 1, raw, available, start, count) {
+          return Key(rawValue: stored - 1) ?? .unknown
         }
         slot = (slot + 1) & (Self.slotCount - 1)
       }
@@ -629,7 +621,7 @@ struct FastDocumentReader {
       case .promotional_offer_id:
         promotional = try reader.string()
       default:
-        try reader.skipMember()
+        try reader.skipValue(depth: 3)
         return
       }
       try seen.insert(key)
@@ -878,28 +870,14 @@ struct FastDocumentReader {
     return String(decoding: unescaped, as: UTF8.self)
   }
 
-  /// An id and its ``IdentifierNumber``, read from the bytes rather than from the string.
+  /// An id and its ``IdentifierNumber``, read from its bytes (cheaper than from the string).
+  /// With an escape the bytes hold a backslash, so no number, as the unescaped text (which
+  /// holds a slash) has none.
   private mutating func identifier() throws(GiveUp) -> (text: String, number: IdentifierNumber) {
     skipWhitespace()
     let start = index + 1
     let text = try string()
-    return (text, number(start, index - 1))
-  }
-
-  /// ``IdentifierNumber/init(digits:)`` of `bytes[start..<end]`, the first eight digits at
-  /// once. With an escape the bytes hold a backslash, so no number, as the unescaped text
-  /// (which holds a slash) has none.
-  private func number(_ start: Int, _ end: Int) -> IdentifierNumber {
-    guard end - start >= 8, end - start <= 19, bytes[start] != 0x30,
-      let base = bytes.baseAddress, let eight = Self.eightDigits(UnsafeRawPointer(base), start)
-    else { return IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[start..<end])) }
-    var value = UInt64(eight)
-    for position in (start + 8)..<end {
-      let byte = bytes[position]
-      guard byte >= 0x30, byte <= 0x39 else { return .none }
-      value = value * 10 + UInt64(byte - 0x30)  // at most 19 digits: below UInt64.max
-    }
-    return IdentifierNumber(value: value)
+    return (text, IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[start..<index - 1])))
   }
 
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
@@ -1072,30 +1050,28 @@ struct FastDocumentReader {
     return matches
   }
 
-  /// Skips the value of a member of an entry: a string (Apple's `_pst` dates and the other
-  /// fields no schema reads) directly, anything else as any value.
+  /// Skips any JSON value, checking it as strictly as the general reader would. A string, the
+  /// usual value no schema reads (Apple's `_pst` dates among them), is skipped here in line;
+  /// other values in ``skipOther(depth:)``.
   @inline(__always)
-  private mutating func skipMember() throws(GiveUp) {
+  private mutating func skipValue(depth: Int) throws(GiveUp) {
+    guard depth < JSONValue.maximumDepth else { throw GiveUp() }
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
       _ = try rawString(allowSlashEscape: true)
     } else {
-      try skipValue(depth: 3)
+      try skipOther(depth: depth)
     }
   }
 
-  /// Skips any JSON value, checking it as strictly as the general reader would.
-  private mutating func skipValue(depth: Int) throws(GiveUp) {
-    guard depth < JSONValue.maximumDepth else { throw GiveUp() }
-    skipWhitespace()
+  /// ``skipValue(depth:)`` of anything but a string.
+  private mutating func skipOther(depth: Int) throws(GiveUp) {
     guard index < bytes.count else { throw GiveUp() }
     switch bytes[index] {
     case UInt8(ascii: "{"):
       try object { reader, _ throws(GiveUp) in try reader.skipValue(depth: depth + 1) }
     case UInt8(ascii: "["):
       try array { reader throws(GiveUp) in try reader.skipValue(depth: depth + 1) }
-    case UInt8(ascii: "\""):
-      _ = try rawString(allowSlashEscape: true)
     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
       guard literal("true") || literal("false") || literal("null") else { throw GiveUp() }
     default:

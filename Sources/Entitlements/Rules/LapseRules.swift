@@ -1,7 +1,7 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
-/// `windowLengths[i].billingRetry` is the billing-retry window after `periods[i]` (scaled in the sandbox): a
-/// lapse at least that long cannot have been a billing recovery.
+/// `windowLengths[i].billingRetry` is the billing-retry window after `periods[i]` (scaled in
+/// the sandbox): a lapse at least that long cannot have been a billing recovery.
 ///
 /// Renewal info describes the time after its subscription's last entry, so it is evidence only
 /// for a lapse that begins where that subscription's coverage ends for good; a subscription
