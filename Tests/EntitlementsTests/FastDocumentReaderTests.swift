@@ -35,6 +35,18 @@ struct FastDocumentReaderTests {
     }
   }
 
+  /// A verifyReceipt response with these entries in `latest_receipt_info`, which both readers
+  /// must read alike and the fast one must read itself.
+  static func readFastly(
+    entries: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> VerifyReceiptResponse {
+    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
+    let result = agree(Array(json.utf8))
+    #expect(result.agree, sourceLocation: sourceLocation)
+    #expect(result.fast, sourceLocation: sourceLocation)
+    return try VerifyReceiptResponse(json: Array(json.utf8))
+  }
+
   /// Every document of the fixtures: each file, and each signed payload of the notification
   /// sequences.
   static func suiteDocuments() throws -> [(name: String, bytes: [UInt8])] {
@@ -182,11 +194,7 @@ struct FastDocumentReaderTests {
        "purchase_date_mt": "1", "expires_date_ms2": "2"}
       """
     }
-    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
-    let result = Self.agree(Array(json.utf8))
-    #expect(result.agree)
-    #expect(result.fast)
-    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let response = try Self.readFastly(entries: entries)
     #expect(
       response.entries.map(\.productID.rawValue)
         == products.map { $0.replacingOccurrences(of: "\\/", with: "/") })
@@ -207,11 +215,7 @@ struct FastDocumentReaderTests {
     let entries = third.enumerated().map { number, name in
       #"{"product_id": "p", "transaction_id": "\#(number)", "\#(name)": "\#(number + 1)000"}"#
     }
-    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
-    let result = Self.agree(Array(json.utf8))
-    #expect(result.agree)
-    #expect(result.fast)
-    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let response = try Self.readFastly(entries: entries)
     #expect(
       response.entries.map { $0.purchaseDate?.millisecondsSince1970 }
         == third.enumerated().map { $1 == "purchase_date_ms" ? Int64($0 + 1) * 1000 : nil })
