@@ -314,6 +314,6 @@ struct CoverageRecordTests {
   }
 
   @Test func isSmall() {
-    #expect(MemoryLayout<CoverageRecord>.stride <= 40)
+    #expect(MemoryLayout<CoverageRecord>.stride <= 32)
   }
 }

@@ -42,34 +42,35 @@ public struct Evaluator: Sendable {
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
 
     var purchaseEvents: [PurchaseEvent] = []
-    var groups: [EntitlementID: (entries: [ClassifiedEntry], diagnostics: [Diagnostic])] = [:]
+    // Each group holds one unevaluated coverage record per entry (its index and type), which
+    // the coverage rules then evaluate in place: no other per-entry list is made.
+    var groups: [EntitlementID: (records: [CoverageRecord], diagnostics: [Diagnostic])] = [:]
     // Catalog products met so far: a history has a handful, so a short scan (identical
     // strings compare by pointer) beats hashing every entry's product id.
     var known: [Product] = []
     // Runs of one entitlement are the norm: the current group stays out of the dictionary.
     var currentID: EntitlementID?
-    var current: (entries: [ClassifiedEntry], diagnostics: [Diagnostic]) = ([], [])
+    var current: (records: [CoverageRecord], diagnostics: [Diagnostic]) = ([], [])
     for index in entries.indices {
       var entryDiagnostics: [Diagnostic] = []
-      let item: ClassifiedEntry
+      // The catalog decides a listed product's type and entitlement (SPEC §2).
+      let itemType: ProductType?
       let entitlement: EntitlementID
       if let slot = known.firstIndex(where: { $0.id == entries[index].productID }) {
-        item = ProductClassification.classify(index: index, product: known[slot])
-        entitlement = known[slot].entitlement
+        (itemType, entitlement) = (known[slot].type, known[slot].entitlement)
       } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
         if known.count < 8 {
           if known.isEmpty { known.reserveCapacity(8) }  // one allocation, not regrowth
           known.append(product)
         }
-        item = ProductClassification.classify(index: index, product: product)
-        entitlement = product.entitlement
+        (itemType, entitlement) = (product.type, product.entitlement)
       } else {
-        (item, entitlement) = ProductClassification.classify(
-          entries[index], index: index, catalog: catalog, diagnostics: &entryDiagnostics)
+        (itemType, entitlement) = ProductClassification.classify(
+          entries[index], catalog: catalog, diagnostics: &entryDiagnostics)
       }
-      guard let type = item.type, type != .consumable else {
+      guard let type = itemType, type != .consumable else {
         if !entryDiagnostics.isEmpty { diagnostics += entryDiagnostics }
-        purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: item.type))
+        purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: itemType))
         continue
       }
       if entitlement != currentID {
@@ -77,9 +78,9 @@ public struct Evaluator: Sendable {
         currentID = entitlement
         current = groups.isEmpty ? ([], []) : groups.removeValue(forKey: entitlement) ?? ([], [])
         // The first entitlement usually takes every remaining entry: no regrowth.
-        if groups.isEmpty { current.entries.reserveCapacity(entries.count - index) }
+        if groups.isEmpty { current.records.reserveCapacity(entries.count - index) }
       }
-      current.entries.append(item)
+      current.records.append(CoverageRecord(unevaluated: index, productType: type))
       if !entryDiagnostics.isEmpty { current.diagnostics += entryDiagnostics }
     }
     if !renewalInfo.isEmpty {
@@ -100,10 +101,12 @@ public struct Evaluator: Sendable {
     }
 
     func evaluateGroup(
-      _ id: EntitlementID, _ group: (entries: [ClassifiedEntry], diagnostics: [Diagnostic])
+      _ id: EntitlementID, _ group: inout (records: [CoverageRecord], diagnostics: [Diagnostic])
     ) -> EntitlementEvaluation {
+      // In place: the group's list is the only reference to its records, so they are
+      // evaluated without a copy.
       let evaluation = evaluateEntitlement(
-        id, group.entries, source: entries, diagnostics: group.diagnostics,
+        id, &group.records, source: entries, diagnostics: group.diagnostics,
         renewalInfo: renewalInfo, history: history)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
@@ -111,10 +114,13 @@ public struct Evaluator: Sendable {
     // One entitlement is the norm: it needs no dictionary and no list of groups.
     let entitlements: [EntitlementEvaluation]
     if let currentID, groups.isEmpty {
-      entitlements = [evaluateGroup(currentID, current)]
+      entitlements = [evaluateGroup(currentID, &current)]
     } else {
       if let currentID { groups[currentID] = current }
-      entitlements = groups.keys.sorted().map { id in evaluateGroup(id, groups[id] ?? ([], [])) }
+      entitlements = groups.keys.sorted().map { id in
+        var group = groups.removeValue(forKey: id) ?? ([], [])
+        return evaluateGroup(id, &group)
+      }
     }
     return Evaluation(
       entitlements: entitlements, purchaseEvents: purchaseEvents,
@@ -122,14 +128,13 @@ public struct Evaluator: Sendable {
   }
 
   private func evaluateEntitlement(
-    _ id: EntitlementID, _ entries: [ClassifiedEntry], source: [ReceiptEntry],
+    _ id: EntitlementID, _ records: inout [CoverageRecord], source: [ReceiptEntry],
     diagnostics: [Diagnostic], renewalInfo: [OriginalTransactionID: RenewalInfo],
     history: PurchaseHistory
   ) -> EntitlementEvaluation {
     var diagnostics = diagnostics
-    let records = CoverageRules.coverage(
-      of: entries, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
-    // records[i] is entries[i]: every entry of an entitlement has one coverage record.
+    CoverageRules.cover(
+      &records, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
     let (periods, layout) = PeriodRules.periods(
       of: records, in: source, minimumLapse: policy.minimumLapse)
     let coverage = CoverageList(entries: source, records: records)

@@ -70,11 +70,15 @@ public struct CoverageList: RandomAccessCollection, Hashable, Sendable {
 /// What ``CoverageRules`` computes for one entry: an ``EntryCoverage`` without the entry, which
 /// stays in the shared entries at ``entryIndex``.
 ///
-/// Packed into 40 bytes of plain values (half the size of the five fields it stands for), so
-/// that arrays of it are copied and freed without reference counting and a large history
-/// touches less fresh memory: an interval always starts where the natural interval starts
-/// (cuts only move the end), so one start is stored for both. Histories are limited to
-/// 2³² − 1 entries.
+/// Packed into 32 bytes of plain values (less than half the size of the five fields it stands
+/// for), so that arrays of it are copied and freed without reference counting and a large
+/// history touches less fresh memory. Cuts only move an interval's end, so one start is stored
+/// for both intervals, and the end follows from the disposition: the natural end when the
+/// entry covers, the upgrade's instant when an upgrade ended it, the earlier of the natural end
+/// and the refund when a refund ended it. Histories are limited to 2³² − 1 entries.
+///
+/// The evaluator makes one unevaluated record per entry as it classifies the entry
+/// (``init(unevaluated:productType:)``), and ``CoverageRules`` overwrites it in place.
 struct CoverageRecord: Hashable, Sendable {
   private let storedIndex: UInt32
   let productType: ProductType
@@ -82,10 +86,10 @@ struct CoverageRecord: Hashable, Sendable {
   private let tag: UInt8
   /// The kind of an invalid entry; `.missingPurchaseDate` for any other.
   private let kind: Diagnostic.Kind
+  /// Whether the entry gives access at all (a cut can leave nothing).
   private let hasInterval: Bool
   private let start: Instant
   private let naturalEnd: Instant
-  private let end: Instant
   /// The instant of ``EntryCoverage/Disposition/endedByUpgrade(at:)`` or
   /// ``EntryCoverage/Disposition/refundEndedAt(_:)``.
   private let at: Instant
@@ -96,15 +100,11 @@ struct CoverageRecord: Hashable, Sendable {
   ) {
     precondition(
       entryIndex >= 0 && entryIndex < Int(UInt32.max), "more entries than a history may hold")
-    precondition(
-      interval.map { $0.start == naturalInterval?.start } ?? true,
-      "an interval starts where its natural interval starts")
     storedIndex = UInt32(entryIndex)
     self.productType = productType
     hasInterval = interval != nil
     start = naturalInterval?.start ?? .distantPast
     naturalEnd = naturalInterval?.end ?? .distantPast
-    end = interval?.end ?? .distantPast
     var kind = Diagnostic.Kind.missingPurchaseDate
     var at = Instant.distantPast
     switch disposition {
@@ -116,13 +116,35 @@ struct CoverageRecord: Hashable, Sendable {
     }
     self.kind = kind
     self.at = at
+    precondition(
+      interval.map { $0.start == naturalInterval?.start && tag != 2 && tag != 4 } ?? true,
+      "an interval starts where its natural interval starts, and only a valid entry has one")
+    precondition(
+      interval.map { $0.end == storedEnd } ?? true,
+      "an interval ends where its disposition says")
+  }
+
+  /// A record of an entry not yet evaluated: its index and the type it counts with.
+  init(unevaluated entryIndex: Int, productType: ProductType) {
+    self.init(
+      entryIndex: entryIndex, productType: productType, interval: nil,
+      disposition: .invalid(.missingPurchaseDate), naturalInterval: nil)
   }
 
   /// The entry's index in the history's deduplicated entries.
   var entryIndex: Int { Int(storedIndex) }
 
+  /// Where the interval ends, when there is one.
+  private var storedEnd: Instant {
+    switch tag {
+    case 0: naturalEnd
+    case 1: at
+    default: min(naturalEnd, at)
+    }
+  }
+
   /// The instants the entry gives access to.
-  var interval: Interval? { hasInterval ? Interval(start: start, end: end) : nil }
+  var interval: Interval? { hasInterval ? Interval(start: start, end: storedEnd) : nil }
 
   /// Whether a refund voided or ended the entry (``EntryCoverage/Disposition/refundVoided`` or
   /// ``EntryCoverage/Disposition/refundEndedAt(_:)``): a valid entry whose `cancellation_date`

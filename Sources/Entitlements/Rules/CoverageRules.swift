@@ -9,46 +9,48 @@
 /// - An upgrade ends the entry at its `cancellation_date`, or, without one, where the first
 ///   other entry of the entitlement that begins inside it begins (refunded or not).
 enum CoverageRules {
-  /// One record per typed entry, in the order of `entries`; entries are read in place from
-  /// `source`, never copied.
-  static func coverage(
-    of entries: [ClassifiedEntry], in source: [ReceiptEntry], catalog: ProductCatalog,
+  /// Evaluates every record in place: `records` holds one unevaluated record per typed entry
+  /// (``CoverageRecord/init(unevaluated:productType:)``), in canonical order; entries are read
+  /// in place from `source`, never copied, and no second list is made.
+  static func cover(
+    _ records: inout [CoverageRecord], in source: [ReceiptEntry], catalog: ProductCatalog,
     policy: Policy, diagnostics: inout [Diagnostic]
-  ) -> [CoverageRecord] {
+  ) {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     source.withUnsafeBufferPointer { source in
-      coverage(
-        of: entries, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
+      records.withUnsafeMutableBufferPointer { records in
+        cover(records, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
+      }
     }
   }
 
-  private static func coverage(
-    of entries: [ClassifiedEntry], in source: UnsafeBufferPointer<ReceiptEntry>,
+  private static func cover(
+    _ records: UnsafeMutableBufferPointer<CoverageRecord>,
+    in source: UnsafeBufferPointer<ReceiptEntry>,
     catalog: ProductCatalog, policy: Policy, diagnostics: inout [Diagnostic]
-  ) -> [CoverageRecord] {
+  ) {
     // Entries arrive in canonical order (by purchase date, then transaction id). Refunded
     // entries count as upgrade successors: the old plan was upgraded even if the new plan was
     // refunded later, so a refund never gives the old plan back (DESIGN.md). The starts are
-    // needed only to cut an upgrade without cancellation_date: gathered at the first one.
+    // needed only to cut an upgrade without cancellation_date: gathered at the first one, from
+    // the records' entry indices (which evaluating a record keeps).
     var starts: [(Instant, Int)]?
     func upgradeSuccessorStarts() -> [(Instant, Int)] {
       if let starts { return starts }
       var gathered: [(Instant, Int)] = []
-      gathered.reserveCapacity(entries.count)
-      for (position, item) in entries.enumerated() {
-        if let purchase = source[item.index].purchaseDate, item.type != nil {
+      gathered.reserveCapacity(records.count)
+      for position in records.indices {
+        if let purchase = source[records[position].entryIndex].purchaseDate {
           gathered.append((purchase, position))
         }
       }
       starts = gathered
       return gathered
     }
-    var result: [CoverageRecord] = []
-    result.reserveCapacity(entries.count)
     var stackEnd = Instant.distantPast
-    for (position, item) in entries.enumerated() {
-      guard let type = item.type else { continue }
-      let index = item.index
+    for position in records.indices {
+      let type = records[position].productType
+      let index = records[position].entryIndex
       func invalid(_ kind: Diagnostic.Kind, field: String, message: String) -> CoverageRecord {
         diagnostics.append(
           Diagnostic(
@@ -58,43 +60,39 @@ enum CoverageRules {
           naturalInterval: nil)
       }
       guard let purchase = source[index].purchaseDate else {
-        result.append(
-          invalid(
-            .missingPurchaseDate, field: "purchase_date",
-            message: "no purchase_date: the entry covers nothing"))
+        records[position] = invalid(
+          .missingPurchaseDate, field: "purchase_date",
+          message: "no purchase_date: the entry covers nothing")
         continue
       }
       let natural: Interval
       switch type {
       case .consumable:
-        continue
+        preconditionFailure("consumables are purchase events: they have no coverage record")
       case .autoRenewable:
         guard let expires = source[index].expiresDate else {
-          result.append(
-            invalid(
-              .missingExpiresDate, field: "expires_date",
-              message: "an auto-renewable entry without expires_date covers nothing"))
+          records[position] = invalid(
+            .missingExpiresDate, field: "expires_date",
+            message: "an auto-renewable entry without expires_date covers nothing")
           continue
         }
         guard expires > purchase else {
-          result.append(
-            invalid(
-              .expiresNotAfterPurchase, field: "expires_date",
-              message:
-                "expires_date \(expires) is not after purchase_date \(purchase): "
-                + "the entry covers nothing"))
+          records[position] = invalid(
+            .expiresNotAfterPurchase, field: "expires_date",
+            message:
+              "expires_date \(expires) is not after purchase_date \(purchase): "
+              + "the entry covers nothing")
           continue
         }
         natural = Interval(start: purchase, end: expires)
       case .nonRenewing:
         guard let duration = ProductClassification.duration(of: source[index], catalog: catalog)
         else {
-          result.append(
-            invalid(
-              .missingDuration, field: "product_id",
-              message:
-                "non-renewing product \(source[index].productID) has no duration in the "
-                + "catalog: the entry covers nothing"))
+          records[position] = invalid(
+            .missingDuration, field: "product_id",
+            message:
+              "non-renewing product \(source[index].productID) has no duration in the "
+              + "catalog: the entry covers nothing")
           continue
         }
         let start =
@@ -110,9 +108,8 @@ enum CoverageRules {
       if type == .nonRenewing, let interval = record.interval {
         stackEnd = max(stackEnd, interval.end)
       }
-      result.append(record)
+      records[position] = record
     }
-    return result
   }
 
   /// Applies refunds and upgrades to the natural coverage of `source[index]`.

@@ -1,23 +1,3 @@
-/// An entry (by its index in the deduplicated entries) with the product type it counts with
-/// (SPEC §2). Eight bytes on purpose: one is made per entry of every evaluation, and the
-/// entitlement and the duration are not stored (entries are grouped by entitlement as they are
-/// classified, and the few rules that need a duration look it up in the catalog:
-/// ``ProductClassification/duration(of:catalog:)``).
-struct ClassifiedEntry: Sendable {
-  private var storedIndex: UInt32
-  /// `nil` when the type cannot be known: no catalog and no `expires_date`.
-  var type: ProductType?
-
-  init(index: Int, type: ProductType?) {
-    precondition(index >= 0 && index < Int(UInt32.max), "more entries than a history may hold")
-    storedIndex = UInt32(index)
-    self.type = type
-  }
-
-  /// The entry's index in the history's deduplicated entries.
-  var index: Int { Int(storedIndex) }
-}
-
 /// Gives each entry a product type and an entitlement (SPEC §2).
 ///
 /// With the product in the catalog, the catalog decides. Without a catalog, an entry with
@@ -29,22 +9,18 @@ struct ClassifiedEntry: Sendable {
 /// A product missing from a non-empty catalog is typed the same way, with a
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic.
 enum ProductClassification {
-  /// An entry whose product is in the catalog: the catalog decides.
-  static func classify(index: Int, product: Product) -> ClassifiedEntry {
-    ClassifiedEntry(index: index, type: product.type)
-  }
-
   /// The catalog duration an entry counts with: its product's, and none for a product missing
   /// from the catalog (classified from its fields).
   static func duration(of entry: ReceiptEntry, catalog: ProductCatalog) -> CalendarPeriod? {
     catalog.isEmpty ? nil : catalog[entry.productID]?.duration
   }
 
-  /// An entry whose product is not in the catalog: typed from its fields and grouped by
-  /// `original_transaction_id`.
+  /// An entry whose product is not in the catalog: typed from its fields (`nil` when it cannot
+  /// be typed) and grouped by `original_transaction_id`. An entry whose product is in the
+  /// catalog takes the product's type and entitlement; the evaluator reads them directly.
   static func classify(
-    _ entry: ReceiptEntry, index: Int, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
-  ) -> (entry: ClassifiedEntry, entitlement: EntitlementID) {
+    _ entry: ReceiptEntry, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
+  ) -> (type: ProductType?, entitlement: EntitlementID) {
     if !catalog.isEmpty {
       diagnostics.append(
         Diagnostic(
@@ -55,7 +31,7 @@ enum ProductClassification {
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
     if entry.expiresDate != nil {
-      return (ClassifiedEntry(index: index, type: .autoRenewable), entitlement)
+      return (.autoRenewable, entitlement)
     }
     diagnostics.append(
       Diagnostic(
@@ -63,6 +39,6 @@ enum ProductClassification {
         message:
           "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
           + "event, unlocks nothing; list the product in the catalog to grant access"))
-    return (ClassifiedEntry(index: index, type: nil), entitlement)
+    return (nil, entitlement)
   }
 }
