@@ -115,6 +115,39 @@ struct PeriodRulesTests {
     #expect(evaluation.periods[1].transactionIDs == ["3"])
   }
 
+  /// Coverage in order needs no order list, so a period's slice of the coverage can hold voided
+  /// refunds (first, inside, last, and alone between two periods): they are no members, and
+  /// the offer flags, the last entry and the entry giving access skip them.
+  @Test func voidedRefundsInsideAPeriodAreNoMembers() throws {
+    let evaluation = try evaluateOne([
+      sub("1", "2017-01-01", "2017-02-01", cancelled: "2017-01-02", trial: true),
+      sub("2", "2017-01-01", "2017-02-01", intro: true),
+      sub("3", "2017-01-20", "2017-03-01", cancelled: "2017-01-25"),
+      sub("4", "2017-02-01", "2017-03-01"),
+      sub("5", "2017-02-15", "2017-04-01", cancelled: "2017-02-16"),
+      sub("6", "2017-03-10", "2017-04-01", cancelled: "2017-03-11"),
+      sub("7", "2017-05-01", "2017-06-01"),
+    ])
+    try #require(evaluation.periods.count == 2)
+    #expect(evaluation.periods.map(\.transactionIDs) == [["2", "4"], ["7"]])
+    #expect(evaluation.periods.map(\.lastTransactionID) == ["4", "7"])
+    #expect(evaluation.periods[0].interval == interval("2017-01-01", "2017-03-01"))
+    #expect(!evaluation.periods[0].beganWithTrial && evaluation.periods[0].beganWithIntroOffer)
+    let listed = evaluation.periods.map { period in
+      ActivePeriod(
+        interval: period.interval, start: period.start, transactionIDs: period.transactionIDs,
+        lastTransactionID: period.lastTransactionID, beganWithTrial: period.beganWithTrial,
+        beganWithIntroOffer: period.beganWithIntroOffer)
+    }
+    #expect(listed == evaluation.periods)
+    #expect(listed.map(\.hashValue) == evaluation.periods.map(\.hashValue))
+    guard case .active(let active) = evaluation.status(at: instant("2017-02-20")) else {
+      Issue.record("expected active inside the first period")
+      return
+    }
+    #expect(active.transactionID == "4")
+  }
+
   @Test func continuousSubscriptionStartSkipsLapsesShorterThan60Days() throws {
     let evaluation = try evaluateOne([
       sub("1", "2016-01-01", "2016-02-01"),

@@ -1,5 +1,5 @@
-/// The transaction ids of one period's entries, in order of purchase: a random-access
-/// collection read from the evaluation's coverage, or a list given by the caller (SPEC §5).
+/// The transaction ids of one period's entries, in order of purchase: a collection read from
+/// the evaluation's coverage, or a list given by the caller (SPEC §5).
 ///
 /// A period made by the evaluator does not copy its entries' ids: it refers to the
 /// evaluation's entries, records and layout (shared by every period) and a range of the
@@ -10,15 +10,20 @@
 /// let period = evaluation["magazine"]!.periods[0]
 /// period.transactionIDs            // ["1", "2"]
 /// ```
-struct PeriodMembers: RandomAccessCollection, Hashable, Sendable {
+///
+/// A period's slice of the layout may hold coverage without an interval (a voided refund
+/// between two renewals, when the coverage needs no order list): it is no member and is
+/// skipped, so positions are not contiguous and the collection is not random-access.
+struct PeriodMembers: Collection, Hashable, Sendable {
   /// What the evaluator's periods share: the history's entries, the entitlement's coverage
-  /// records and the coverage indices in order of start.
+  /// records and the coverage indices in order of start (`nil`: the records' own order;
+  /// ``PeriodRules/Layout``).
   final class Source: Sendable {
     let entries: [ReceiptEntry]
     let records: [CoverageRecord]
-    let order: [Int]
+    let order: [Int]?
 
-    init(entries: [ReceiptEntry], records: [CoverageRecord], order: [Int]) {
+    init(entries: [ReceiptEntry], records: [CoverageRecord], order: [Int]?) {
       self.entries = entries
       self.records = records
       self.order = order
@@ -37,17 +42,29 @@ struct PeriodMembers: RandomAccessCollection, Hashable, Sendable {
     storage = .listed(transactionIDs)
   }
 
-  /// The ids of the entries at `source.order[range]`.
+  /// The ids of the entries with an interval at positions `range` of the order of start.
   init(_ source: Source, _ range: Range<Int>) {
     storage = .layout(source, range)
   }
 
-  var startIndex: Int { 0 }
+  var startIndex: Int {
+    switch storage {
+    case .listed(let ids): ids.startIndex
+    case .layout(let source, let range): member(source, from: range.lowerBound, before: range)
+    }
+  }
 
   var endIndex: Int {
     switch storage {
-    case .listed(let ids): ids.count
-    case .layout(_, let range): range.count
+    case .listed(let ids): ids.endIndex
+    case .layout(_, let range): range.upperBound
+    }
+  }
+
+  func index(after position: Int) -> Int {
+    switch storage {
+    case .listed: position + 1
+    case .layout(let source, let range): member(source, from: position + 1, before: range)
     }
   }
 
@@ -56,10 +73,22 @@ struct PeriodMembers: RandomAccessCollection, Hashable, Sendable {
     case .listed(let ids):
       return ids[position]
     case .layout(let source, let range):
-      precondition(position >= 0 && position < range.count, "index out of range")
-      return source.entries[source.records[source.order[range.lowerBound + position]].entryIndex]
-        .transactionID
+      precondition(range.contains(position), "index out of range")
+      let index = source.order?[position] ?? position
+      return source.entries[source.records[index].entryIndex].transactionID
     }
+  }
+
+  /// The first position at or after `position` whose coverage has an interval; the end of
+  /// `range` when none has.
+  private func member(_ source: Source, from position: Int, before range: Range<Int>) -> Int {
+    var position = position
+    while position < range.upperBound,
+      source.records[source.order?[position] ?? position].interval == nil
+    {
+      position += 1
+    }
+    return position
   }
 
   static func == (lhs: PeriodMembers, rhs: PeriodMembers) -> Bool {

@@ -77,8 +77,9 @@ enum StatusRules {
     // entry covers: then its last entry.
     let coverage = evaluation.coverage.records
     var giving = -1
-    for index in layout.order[layout.ranges[periodIndex]] where index > giving {
-      if coverage[index].interval?.contains(instant) == true { giving = index }
+    for position in layout.ranges[periodIndex] {
+      let index = layout.coverageIndex(at: position)
+      if index > giving, coverage[index].interval?.contains(instant) == true { giving = index }
     }
     let last = layout.last[periodIndex]
     let entry = evaluation.coverage.entry(at: giving >= 0 ? giving : last)
