@@ -112,7 +112,14 @@ struct PeriodRulesTests {
     var changed = evaluation.periods[1]
     changed.transactionIDs.append("5")
     #expect(changed.transactionIDs == ["3", "5"])
+    #expect(changed.lastTransactionID == "3")
     #expect(evaluation.periods[1].transactionIDs == ["3"])
+    // The last id is read from the coverage too, and settable on its own.
+    var relabeled = evaluation.periods[1]
+    relabeled.lastTransactionID = "9"
+    #expect(relabeled.lastTransactionID == "9" && relabeled.transactionIDs == ["3"])
+    #expect(relabeled != evaluation.periods[1])
+    #expect(evaluation.periods.map(\.lastTransactionID) == ["2", "3"])
   }
 
   /// Coverage in order needs no order list, so a period's slice of the coverage can hold voided

@@ -29,16 +29,19 @@ public struct ActivePeriod: Hashable, Sendable {
   /// period, to hold the ids alone.
   public var transactionIDs: [TransactionID] {
     get { Array(members) }
-    set { members = PeriodMembers(newValue) }
+    set { members = PeriodMembers(newValue, last: members.last) }
   }
   /// The entry whose coverage ends last: its subscription's renewal info describes what comes
   /// after the period.
-  public var lastTransactionID: TransactionID
+  public var lastTransactionID: TransactionID {
+    get { members.last }
+    set { members = PeriodMembers(Array(members), last: newValue) }
+  }
   /// Whether the period began with a free trial (`is_trial_period` on an entry starting it).
   public var beganWithTrial: Bool
   /// Whether the period began with an introductory offer (`is_in_intro_offer_period`).
   public var beganWithIntroOffer: Bool
-  /// The ids behind ``transactionIDs``.
+  /// The ids behind ``transactionIDs`` and ``lastTransactionID``.
   private var members: PeriodMembers
 
   /// Creates a period.
@@ -57,21 +60,19 @@ public struct ActivePeriod: Hashable, Sendable {
   ) {
     self.interval = interval
     self.start = start
-    self.members = PeriodMembers(transactionIDs)
-    self.lastTransactionID = lastTransactionID
+    self.members = PeriodMembers(transactionIDs, last: lastTransactionID)
     self.beganWithTrial = beganWithTrial
     self.beganWithIntroOffer = beganWithIntroOffer
   }
 
   /// A period whose ids are read from the evaluation's coverage.
   init(
-    interval: Interval, start: Start, members: PeriodMembers, lastTransactionID: TransactionID,
-    beganWithTrial: Bool, beganWithIntroOffer: Bool
+    interval: Interval, start: Start, members: PeriodMembers, beganWithTrial: Bool,
+    beganWithIntroOffer: Bool
   ) {
     self.interval = interval
     self.start = start
     self.members = members
-    self.lastTransactionID = lastTransactionID
     self.beganWithTrial = beganWithTrial
     self.beganWithIntroOffer = beganWithIntroOffer
   }

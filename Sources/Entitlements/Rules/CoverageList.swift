@@ -86,8 +86,9 @@ struct CoverageRecord: Hashable, Sendable {
   private let tag: UInt8
   /// The kind of an invalid entry; `.missingPurchaseDate` for any other.
   private let kind: Diagnostic.Kind
-  /// Whether the entry gives access at all (a cut can leave nothing).
-  private let hasInterval: Bool
+  /// Bit 0: the entry gives access at all (a cut can leave nothing); bit 1: the entry is in a
+  /// free trial; bit 2: in an introductory offer.
+  private var bits: UInt8
   private let start: Instant
   private let naturalEnd: Instant
   /// The instant of ``EntryCoverage/Disposition/endedByUpgrade(at:)`` or
@@ -102,7 +103,7 @@ struct CoverageRecord: Hashable, Sendable {
       entryIndex >= 0 && entryIndex < Int(UInt32.max), "more entries than a history may hold")
     storedIndex = UInt32(entryIndex)
     self.productType = productType
-    hasInterval = interval != nil
+    bits = interval != nil ? 1 : 0
     start = naturalInterval?.start ?? .distantPast
     naturalEnd = naturalInterval?.end ?? .distantPast
     var kind = Diagnostic.Kind.missingPurchaseDate
@@ -133,6 +134,20 @@ struct CoverageRecord: Hashable, Sendable {
 
   /// The entry's index in the history's deduplicated entries.
   var entryIndex: Int { Int(storedIndex) }
+
+  private var hasInterval: Bool { bits & 1 != 0 }
+
+  /// The entry's `is_trial_period`, kept so that periods find their offer without reading
+  /// entries (``PeriodRules``); `false` until ``setOffers(trial:intro:)``.
+  var isTrialPeriod: Bool { bits & 2 != 0 }
+
+  /// The entry's `is_in_intro_offer_period`; `false` until ``setOffers(trial:intro:)``.
+  var isInIntroOfferPeriod: Bool { bits & 4 != 0 }
+
+  /// Keeps the offer flags of the record's entry.
+  mutating func setOffers(trial: Bool, intro: Bool) {
+    bits = bits & 1 | (trial ? 2 : 0) | (intro ? 4 : 0)
+  }
 
   /// Where the interval ends, when there is one.
   private var storedEnd: Instant {

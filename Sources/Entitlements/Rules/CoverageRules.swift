@@ -109,6 +109,8 @@ enum CoverageRules {
         stackEnd = max(stackEnd, interval.end)
       }
       records[position] = record
+      records[position].setOffers(
+        trial: source[index].isTrialPeriod, intro: source[index].isInIntroOfferPeriod)
     }
   }
 

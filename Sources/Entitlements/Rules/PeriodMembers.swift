@@ -1,10 +1,13 @@
-/// The transaction ids of one period's entries, in order of purchase: a collection read from
-/// the evaluation's coverage, or a list given by the caller (SPEC §5).
+/// The transaction ids of one period's entries, in order of purchase, and the id of the entry
+/// ending last: a collection read from the evaluation's coverage, or a list given by the
+/// caller (SPEC §5).
 ///
 /// A period made by the evaluator does not copy its entries' ids: it refers to the
-/// evaluation's entries, records and layout (shared by every period) and a range of the
-/// layout, and builds each id when read (issue: performance). ``ActivePeriod/transactionIDs``
-/// reads it as an array.
+/// evaluation's entries, records and layout (shared by every period), a range of the layout
+/// and the coverage index ending the period, and builds each id when read (issue:
+/// performance; at 10⁶ entries, reading the last entry's id while building the periods was a
+/// cache miss per period). ``ActivePeriod/transactionIDs`` reads it as an array and
+/// ``ActivePeriod/lastTransactionID`` reads ``last``.
 ///
 /// ```swift
 /// let period = evaluation["magazine"]!.periods[0]
@@ -31,48 +34,58 @@ struct PeriodMembers: Collection, Hashable, Sendable {
   }
 
   private enum Storage: Sendable {
-    case listed([TransactionID])
-    case layout(Source, Range<Int>)
+    case listed([TransactionID], last: TransactionID)
+    case layout(Source, Range<Int>, last: Int)
   }
 
   private let storage: Storage
 
   /// Ids given as a list.
-  init(_ transactionIDs: [TransactionID]) {
-    storage = .listed(transactionIDs)
+  init(_ transactionIDs: [TransactionID], last: TransactionID) {
+    storage = .listed(transactionIDs, last: last)
   }
 
-  /// The ids of the entries with an interval at positions `range` of the order of start.
-  init(_ source: Source, _ range: Range<Int>) {
-    storage = .layout(source, range)
+  /// The ids of the entries with an interval at positions `range` of the order of start; the
+  /// period ends with the coverage at index `last`.
+  init(_ source: Source, _ range: Range<Int>, last: Int) {
+    storage = .layout(source, range, last: last)
+  }
+
+  /// The id of the entry whose coverage ends last.
+  var last: TransactionID {
+    switch storage {
+    case .listed(_, let last): last
+    case .layout(let source, _, let last):
+      source.entries[source.records[last].entryIndex].transactionID
+    }
   }
 
   var startIndex: Int {
     switch storage {
-    case .listed(let ids): ids.startIndex
-    case .layout(let source, let range): member(source, from: range.lowerBound, before: range)
+    case .listed(let ids, _): ids.startIndex
+    case .layout(let source, let range, _): member(source, from: range.lowerBound, before: range)
     }
   }
 
   var endIndex: Int {
     switch storage {
-    case .listed(let ids): ids.endIndex
-    case .layout(_, let range): range.upperBound
+    case .listed(let ids, _): ids.endIndex
+    case .layout(_, let range, _): range.upperBound
     }
   }
 
   func index(after position: Int) -> Int {
     switch storage {
     case .listed: position + 1
-    case .layout(let source, let range): member(source, from: position + 1, before: range)
+    case .layout(let source, let range, _): member(source, from: position + 1, before: range)
     }
   }
 
   subscript(position: Int) -> TransactionID {
     switch storage {
-    case .listed(let ids):
+    case .listed(let ids, _):
       return ids[position]
-    case .layout(let source, let range):
+    case .layout(let source, let range, _):
       precondition(range.contains(position), "index out of range")
       let index = source.order?[position] ?? position
       return source.entries[source.records[index].entryIndex].transactionID
@@ -92,10 +105,11 @@ struct PeriodMembers: Collection, Hashable, Sendable {
   }
 
   static func == (lhs: PeriodMembers, rhs: PeriodMembers) -> Bool {
-    lhs.elementsEqual(rhs)
+    lhs.last == rhs.last && lhs.elementsEqual(rhs)
   }
 
   func hash(into hasher: inout Hasher) {
+    hasher.combine(last)
     hasher.combine(count)
     for id in self { hasher.combine(id) }
   }

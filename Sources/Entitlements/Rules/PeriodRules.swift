@@ -22,18 +22,10 @@ enum PeriodRules {
     func coverageIndex(at position: Int) -> Int { order?[position] ?? position }
   }
 
+  /// The periods of an entitlement's coverage, read from its records alone: `entries` is only
+  /// kept for the periods to read their ids from when asked.
   static func periods(
-    of coverage: [CoverageRecord], in source: [ReceiptEntry], minimumLapse: FixedDuration
-  ) -> (periods: [ActivePeriod], layout: Layout) {
-    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
-    source.withUnsafeBufferPointer { buffer in
-      periods(of: coverage, in: buffer, entries: source, minimumLapse: minimumLapse)
-    }
-  }
-
-  private static func periods(
-    of coverage: [CoverageRecord], in source: UnsafeBufferPointer<ReceiptEntry>,
-    entries: [ReceiptEntry], minimumLapse: FixedDuration
+    of coverage: [CoverageRecord], in entries: [ReceiptEntry], minimumLapse: FixedDuration
   ) -> (periods: [ActivePeriod], layout: Layout) {
     var layout = Layout()
     var previousStart = Instant.distantPast
@@ -96,24 +88,23 @@ enum PeriodRules {
       guard let start = coverage[firstIndex].interval?.start,
         let end = coverage[lastIndex].interval?.end
       else { preconditionFailure("a period begins and ends with coverage") }
-      // The offer flags come from the entries starting the period.
+      // The offer flags come from the entries starting the period, through their records:
+      // no entry is read here.
       var trial = false
       var intro = false
       for position in range {
         let index = layout.coverageIndex(at: position)
         guard let interval = coverage[index].interval else { continue }
         guard interval.start == start else { break }
-        let entryIndex = coverage[index].entryIndex
-        trial = trial || source[entryIndex].isTrialPeriod
-        intro = intro || source[entryIndex].isInIntroOfferPeriod
+        trial = trial || coverage[index].isTrialPeriod
+        intro = intro || coverage[index].isInIntroOfferPeriod
       }
-      // Members are read from the shared layout when asked for: no id is copied here.
+      // Members and the last id are read from the shared layout when asked for.
       periods.append(
         ActivePeriod(
           interval: Interval(start: start, end: end),
           start: periods.isEmpty ? .firstPurchase : .restart,
-          members: PeriodMembers(shared, range),
-          lastTransactionID: source[coverage[lastIndex].entryIndex].transactionID,
+          members: PeriodMembers(shared, range, last: lastIndex),
           beganWithTrial: trial, beganWithIntroOffer: intro))
     }
     return (periods, layout)
