@@ -135,7 +135,8 @@ struct CoverageRecord: Hashable, Sendable {
   /// The entry's index in the history's deduplicated entries.
   var entryIndex: Int { Int(storedIndex) }
 
-  private var hasInterval: Bool { bits & 1 != 0 }
+  /// Whether the entry gives access at all: ``interval`` is not `nil`.
+  var hasInterval: Bool { bits & 1 != 0 }
 
   /// The entry's `is_trial_period`, kept so that periods find their offer without reading
   /// entries (``PeriodRules``); `false` until ``setOffers(trial:intro:)``.

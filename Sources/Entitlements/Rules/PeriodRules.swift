@@ -13,7 +13,7 @@ enum PeriodRules {
   /// coverage index that ends period k.
   struct Layout: Hashable, Sendable {
     /// Coverage indices with an interval, by start; `nil` when the coverage is in that order.
-    var order: [Int]?
+    var order: [Int]? = nil
     var ranges: [Range<Int>] = []
     var last: [Int] = []
 
@@ -27,28 +27,60 @@ enum PeriodRules {
   static func periods(
     of coverage: [CoverageRecord], in entries: [ReceiptEntry], minimumLapse: FixedDuration
   ) -> (periods: [ActivePeriod], layout: Layout) {
+    // One pass over the records when they are in order of start, the usual case; else the
+    // pass stops where they are not, and the coverage is merged again in sorted order.
     var layout = Layout()
-    var previousStart = Instant.distantPast
-    for index in coverage.indices {
-      guard let interval = coverage[index].interval else { continue }
-      if interval.start < previousStart {
-        // Ties on start keep the canonical order (the index order).
-        var order = coverage.indices.filter { coverage[$0].interval != nil }
-        order.sort { a, b in
-          let left = coverage[a].interval?.start ?? .distantPast
-          let right = coverage[b].interval?.start ?? .distantPast
-          return left != right ? left < right : a < b
-        }
-        layout.order = order
-        break
+    var spans: [Span] = []
+    if !merge(coverage, minimumLapse: minimumLapse, into: &layout, &spans) {
+      // Ties on start keep the canonical order (the index order).
+      var order = coverage.indices.filter { coverage[$0].interval != nil }
+      order.sort { a, b in
+        let left = coverage[a].interval?.start ?? .distantPast
+        let right = coverage[b].interval?.start ?? .distantPast
+        return left != right ? left < right : a < b
       }
-      previousStart = interval.start
+      layout = Layout(order: order)
+      spans = []
+      let merged = merge(coverage, minimumLapse: minimumLapse, into: &layout, &spans)
+      precondition(merged, "coverage in sorted order is in order")
     }
+    // The periods, once their number is known: no regrowth of the largest list.
+    var periods: [ActivePeriod] = []
+    periods.reserveCapacity(spans.count)
+    // One object for every period's members: the entries, records and order they read.
+    let shared = PeriodMembers.Source(entries: entries, records: coverage, order: layout.order)
+    for period in spans.indices {
+      // Members and the last id are read from the shared layout when asked for.
+      periods.append(
+        ActivePeriod(
+          interval: spans[period].interval,
+          start: period == 0 ? .firstPurchase : .restart,
+          members: PeriodMembers(shared, layout.ranges[period], last: layout.last[period]),
+          beganWithTrial: spans[period].trial, beganWithIntroOffer: spans[period].intro))
+    }
+    return (periods, layout)
+  }
+
+  /// What the merge learns of a period besides its layout.
+  private struct Span {
+    var interval: Interval
+    /// Whether an entry starting the period is in a free trial or an introductory offer.
+    var trial = false
+    var intro = false
+  }
+
+  /// Merges the coverage in `layout`'s order into periods, appending to `layout` and `spans`.
+  /// Without an order list, returns `false` as soon as a start comes before the previous one.
+  private static func merge(
+    _ coverage: [CoverageRecord], minimumLapse: FixedDuration, into layout: inout Layout,
+    _ spans: inout [Span]
+  ) -> Bool {
     let end = layout.order?.count ?? coverage.count
+    let checksOrder = layout.order == nil
     // The first position at or after `position` whose coverage has an interval.
     func covering(from position: Int) -> Int {
       var position = position
-      while position < end, coverage[layout.coverageIndex(at: position)].interval == nil {
+      while position < end, !coverage[layout.coverageIndex(at: position)].hasInterval {
         position += 1
       }
       return position
@@ -56,57 +88,39 @@ enum PeriodRules {
     // Few periods is the norm: one small allocation each instead of regrowth from empty.
     layout.ranges.reserveCapacity(8)
     layout.last.reserveCapacity(8)
+    spans.reserveCapacity(8)
+    var previousStart = Instant.distantPast
     var position = covering(from: 0)
     while position < end {
       let firstIndex = layout.coverageIndex(at: position)
-      guard var periodEnd = coverage[firstIndex].interval?.end else { break }
+      guard let first = coverage[firstIndex].interval else { break }
+      var span = Span(interval: first)
       let rangeStart = position
       var lastIndex = firstIndex
       while position < end {
         let index = layout.coverageIndex(at: position)
         guard let interval = coverage[index].interval else { break }
-        let gapAllowed = periodEnd < .distantFuture && interval.start - periodEnd < minimumLapse
-        guard interval.start <= periodEnd || gapAllowed else { break }
-        if interval.end >= periodEnd {
-          periodEnd = interval.end
+        if checksOrder {
+          guard interval.start >= previousStart else { return false }
+          previousStart = interval.start
+        }
+        let gapAllowed =
+          span.interval.end < .distantFuture && interval.start - span.interval.end < minimumLapse
+        guard interval.start <= span.interval.end || gapAllowed else { break }
+        if interval.start == first.start {
+          span.trial = span.trial || coverage[index].isTrialPeriod
+          span.intro = span.intro || coverage[index].isInIntroOfferPeriod
+        }
+        if interval.end >= span.interval.end {
+          span.interval = Interval(start: first.start, end: interval.end)
           lastIndex = index
         }
         position = covering(from: position + 1)
       }
       layout.ranges.append(rangeStart..<position)
       layout.last.append(lastIndex)
+      spans.append(span)
     }
-    // The periods, once their number is known: no regrowth of the largest list.
-    var periods: [ActivePeriod] = []
-    periods.reserveCapacity(layout.ranges.count)
-    // One object for every period's members: the entries, records and order they read.
-    let shared = PeriodMembers.Source(entries: entries, records: coverage, order: layout.order)
-    for period in layout.ranges.indices {
-      let range = layout.ranges[period]
-      let lastIndex = layout.last[period]
-      let firstIndex = layout.coverageIndex(at: range.lowerBound)
-      guard let start = coverage[firstIndex].interval?.start,
-        let end = coverage[lastIndex].interval?.end
-      else { preconditionFailure("a period begins and ends with coverage") }
-      // The offer flags come from the entries starting the period, through their records:
-      // no entry is read here.
-      var trial = false
-      var intro = false
-      for position in range {
-        let index = layout.coverageIndex(at: position)
-        guard let interval = coverage[index].interval else { continue }
-        guard interval.start == start else { break }
-        trial = trial || coverage[index].isTrialPeriod
-        intro = intro || coverage[index].isInIntroOfferPeriod
-      }
-      // Members and the last id are read from the shared layout when asked for.
-      periods.append(
-        ActivePeriod(
-          interval: Interval(start: start, end: end),
-          start: periods.isEmpty ? .firstPurchase : .restart,
-          members: PeriodMembers(shared, range, last: lastIndex),
-          beganWithTrial: trial, beganWithIntroOffer: intro))
-    }
-    return (periods, layout)
+    return true
   }
 }
