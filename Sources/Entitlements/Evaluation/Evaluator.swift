@@ -37,52 +37,21 @@ public struct Evaluator: Sendable {
   /// - Complexity: O(n log n) for n entries.
   public func evaluate(_ history: PurchaseHistory) -> Evaluation {
     var diagnostics: [Diagnostic] = []
-    let (entries, duplicateDiagnostics) = Deduplication.deduplicate(history.entries)
-    if !duplicateDiagnostics.isEmpty { diagnostics += duplicateDiagnostics }
-    let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
-
-    var purchaseEvents: [PurchaseEvent] = []
-    // Each group holds one unevaluated coverage record per entry (its index and type), which
-    // the coverage rules then evaluate in place: no other per-entry list is made.
-    var groups: [EntitlementID: (records: [CoverageRecord], diagnostics: [Diagnostic])] = [:]
-    // Catalog products met so far: a history has a handful, so a short scan (identical
-    // strings compare by pointer) beats hashing every entry's product id.
-    var known: [Product] = []
-    // Runs of one entitlement are the norm: the current group stays out of the dictionary.
-    var currentID: EntitlementID?
-    var current: (records: [CoverageRecord], diagnostics: [Diagnostic]) = ([], [])
-    for index in entries.indices {
-      var entryDiagnostics: [Diagnostic] = []
-      // The catalog decides a listed product's type and entitlement (SPEC §2).
-      let itemType: ProductType?
-      let entitlement: EntitlementID
-      if let slot = known.firstIndex(where: { $0.id == entries[index].productID }) {
-        (itemType, entitlement) = (known[slot].type, known[slot].entitlement)
-      } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
-        if known.count < 8 {
-          if known.isEmpty { known.reserveCapacity(8) }  // one allocation, not regrowth
-          known.append(product)
-        }
-        (itemType, entitlement) = (product.type, product.entitlement)
-      } else {
-        (itemType, entitlement) = ProductClassification.classify(
-          entries[index], catalog: catalog, diagnostics: &entryDiagnostics)
-      }
-      guard let type = itemType, type != .consumable else {
-        if !entryDiagnostics.isEmpty { diagnostics += entryDiagnostics }
-        purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: itemType))
-        continue
-      }
-      if entitlement != currentID {
-        if let currentID { groups[currentID] = current }
-        currentID = entitlement
-        current = groups.isEmpty ? ([], []) : groups.removeValue(forKey: entitlement) ?? ([], [])
-        // The first entitlement usually takes every remaining entry: no regrowth.
-        if groups.isEmpty { current.records.reserveCapacity(entries.count - index) }
-      }
-      current.records.append(CoverageRecord(unevaluated: index, productType: type))
-      if !entryDiagnostics.isEmpty { current.diagnostics += entryDiagnostics }
+    // The usual history is in canonical order with increasing ids: classifying proves it as it
+    // passes over the entries, so nothing is sorted or deduplicated and the entries are read
+    // once. Else they are deduplicated (SPEC §3) and classified again.
+    var entries = history.entries
+    var classified = classify(entries, provingOrder: true)
+    if classified == nil {
+      let (deduplicated, duplicateDiagnostics) = Deduplication.deduplicate(
+        history.entries, knownOutOfOrder: true)
+      if !duplicateDiagnostics.isEmpty { diagnostics += duplicateDiagnostics }
+      entries = deduplicated
+      classified = classify(entries, provingOrder: false)
     }
+    guard var classified else { preconditionFailure("classifying without a proof never fails") }
+    if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
+    let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
     if !renewalInfo.isEmpty {
       var knownSubscriptions = Set<OriginalTransactionID>()
       var previous: OriginalTransactionID?
@@ -100,41 +69,114 @@ public struct Evaluator: Sendable {
       }
     }
 
-    func evaluateGroup(
-      _ id: EntitlementID, _ group: inout (records: [CoverageRecord], diagnostics: [Diagnostic])
-    ) -> EntitlementEvaluation {
+    func evaluateGroup(_ id: EntitlementID, _ group: inout EntitlementGroup)
+      -> EntitlementEvaluation
+    {
       // In place: the group's list is the only reference to its records, so they are
-      // evaluated without a copy.
+      // evaluated again (when an upgrade needed later entries) without a copy.
       let evaluation = evaluateEntitlement(
-        id, &group.records, source: entries, diagnostics: group.diagnostics,
-        renewalInfo: renewalInfo, history: history)
+        id, &group, source: entries, renewalInfo: renewalInfo, history: history)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
     }
     // One entitlement is the norm: it needs no dictionary and no list of groups.
     let entitlements: [EntitlementEvaluation]
-    if let currentID, groups.isEmpty {
-      entitlements = [evaluateGroup(currentID, &current)]
+    if let currentID = classified.currentID, classified.groups.isEmpty {
+      entitlements = [evaluateGroup(currentID, &classified.current)]
     } else {
-      if let currentID { groups[currentID] = current }
-      entitlements = groups.keys.sorted().map { id in
-        var group = groups.removeValue(forKey: id) ?? ([], [])
+      if let currentID = classified.currentID {
+        classified.groups[currentID] = classified.current
+        classified.current = EntitlementGroup()
+      }
+      entitlements = classified.groups.keys.sorted().map { id in
+        var group = classified.groups.removeValue(forKey: id) ?? EntitlementGroup()
         return evaluateGroup(id, &group)
       }
     }
     return Evaluation(
-      entitlements: entitlements, purchaseEvents: purchaseEvents,
+      entitlements: entitlements, purchaseEvents: classified.purchaseEvents,
       diagnostics: diagnostics.sorted())
   }
 
+  /// What classifying a history gives: purchase events, what could not be grouped, and one
+  /// group per entitlement.
+  private struct Classification {
+    var purchaseEvents: [PurchaseEvent] = []
+    var diagnostics: [Diagnostic] = []
+    var groups: [EntitlementID: EntitlementGroup] = [:]
+    /// Runs of one entitlement are the norm: the current group stays out of the dictionary.
+    var currentID: EntitlementID?
+    var current = EntitlementGroup()
+  }
+
+  /// Gives each entry a type and an entitlement (SPEC §2) and evaluates its coverage record in
+  /// the same pass (SPEC §4). With `provingOrder`, also proves that the entries are in
+  /// canonical order with increasing ids (``Deduplication/IncreasingIDs``), and returns `nil`
+  /// at the first entry that breaks it.
+  private func classify(_ entries: [ReceiptEntry], provingOrder: Bool) -> Classification? {
+    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
+    entries.withUnsafeBufferPointer { entries in
+      var result = Classification()
+      var proof = Deduplication.IncreasingIDs(checkingOrder: true)
+      // Catalog products met so far: a history has a handful, so a short scan (identical
+      // strings compare by pointer) beats hashing every entry's product id.
+      var known: [Product] = []
+      for index in entries.indices {
+        if provingOrder, !proof.admits(entries, index) { return nil }
+        var entryDiagnostics: [Diagnostic] = []
+        // The catalog decides a listed product's type and entitlement (SPEC §2).
+        let itemType: ProductType?
+        let entitlement: EntitlementID
+        if let slot = known.firstIndex(where: { $0.id == entries[index].productID }) {
+          (itemType, entitlement) = (known[slot].type, known[slot].entitlement)
+        } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
+          if known.count < 8 {
+            if known.isEmpty { known.reserveCapacity(8) }  // one allocation, not regrowth
+            known.append(product)
+          }
+          (itemType, entitlement) = (product.type, product.entitlement)
+        } else {
+          (itemType, entitlement) = ProductClassification.classify(
+            entries[index], catalog: catalog, diagnostics: &entryDiagnostics)
+        }
+        guard let type = itemType, type != .consumable else {
+          if !entryDiagnostics.isEmpty { result.diagnostics += entryDiagnostics }
+          result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: itemType))
+          continue
+        }
+        if entitlement != result.currentID {
+          if let currentID = result.currentID { result.groups[currentID] = result.current }
+          result.currentID = entitlement
+          result.current =
+            result.groups.isEmpty
+            ? EntitlementGroup()
+            : result.groups.removeValue(forKey: entitlement) ?? EntitlementGroup()
+          // The first entitlement usually takes every remaining entry: no regrowth.
+          if result.groups.isEmpty { result.current.records.reserveCapacity(entries.count - index) }
+        }
+        // Later entries are not known yet: an upgrade that needs them leaves the group's
+        // cursor incomplete, and the group is evaluated again once they are.
+        result.current.records.append(
+          CoverageRules.record(
+            of: index, as: type, at: result.current.records.count, in: entries,
+            catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil))
+        if !entryDiagnostics.isEmpty { result.current.diagnostics += entryDiagnostics }
+      }
+      return result
+    }
+  }
+
   private func evaluateEntitlement(
-    _ id: EntitlementID, _ records: inout [CoverageRecord], source: [ReceiptEntry],
-    diagnostics: [Diagnostic], renewalInfo: [OriginalTransactionID: RenewalInfo],
-    history: PurchaseHistory
+    _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
+    renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
   ) -> EntitlementEvaluation {
-    var diagnostics = diagnostics
-    CoverageRules.cover(
-      &records, in: source, catalog: catalog, policy: policy, diagnostics: &diagnostics)
+    if !group.cursor.isComplete {
+      CoverageRules.cover(
+        &group.records, in: source, catalog: catalog, policy: policy, cursor: &group.cursor)
+    }
+    var diagnostics = group.diagnostics
+    if !group.cursor.diagnostics.isEmpty { diagnostics += group.cursor.diagnostics }
+    let records = group.records
     let (periods, layout) = PeriodRules.periods(
       of: records, in: source, minimumLapse: policy.minimumLapse)
     let coverage = CoverageList(entries: source, records: records)

@@ -11,11 +11,16 @@
 ///
 /// - Complexity: O(n log n).
 enum Deduplication {
-  static func deduplicate(_ entries: [ReceiptEntry]) -> (
+  ///
+  /// - Parameters:
+  ///   - entries: The records.
+  ///   - knownOutOfOrder: `true` when the caller has seen that ``idsIncrease(_:checkingOrder:)``
+  ///     with `checkingOrder` fails, so that it is not tried again.
+  static func deduplicate(_ entries: [ReceiptEntry], knownOutOfOrder: Bool = false) -> (
     entries: [ReceiptEntry], diagnostics: [Diagnostic]
   ) {
     // The common case, records in canonical order with increasing ids: one pass proves both.
-    if idsIncrease(entries, checkingOrder: true) { return (entries, []) }
+    if !knownOutOfOrder, idsIncrease(entries, checkingOrder: true) { return (entries, []) }
     // Else unique records are still the norm: no record is moved into a dictionary.
     let sorted = canonicallySorted(entries)
     if idsIncrease(sorted) || isUnique(sorted) { return (sorted, []) }
@@ -64,8 +69,26 @@ enum Deduplication {
   private static func idsIncrease(
     _ entries: UnsafeBufferPointer<ReceiptEntry>, checkingOrder: Bool
   ) -> Bool {
-    var previousOrderLine: (number: IdentifierNumber, index: Int)?
-    for index in entries.indices {
+    var proof = IncreasingIDs(checkingOrder: checkingOrder)
+    for index in entries.indices where !proof.admits(entries, index) { return false }
+    return true
+  }
+
+  /// Proves ``idsIncrease(_:checkingOrder:)`` one entry at a time, so that a caller passing
+  /// over the entries for its own ends (the evaluator, classifying them) proves it in the
+  /// same pass instead of a pass of its own.
+  struct IncreasingIDs {
+    /// Whether the order of purchase dates is proved too.
+    let checkingOrder: Bool
+    private var previousOrderLine: (number: IdentifierNumber, index: Int)?
+
+    init(checkingOrder: Bool) {
+      self.checkingOrder = checkingOrder
+    }
+
+    /// Whether the entries up to `entries[index]` still prove it; call it for 0, 1, 2, … in
+    /// turn, and stop at the first `false`.
+    mutating func admits(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int) -> Bool {
       if index > 0 {
         guard
           IdentifierNumber.precedes(
@@ -85,7 +108,7 @@ enum Deduplication {
           }
         }
       }
-      guard let number = orderLineNumber(entries, index) else { continue }
+      guard let number = orderLineNumber(entries, index) else { return true }
       if let previous = previousOrderLine,
         !IdentifierNumber.precedes(
           previous.number, entries[previous.index].webOrderLineItemID?.rawValue ?? "",
@@ -94,8 +117,8 @@ enum Deduplication {
         return false
       }
       previousOrderLine = (number, index)
+      return true
     }
-    return true
   }
 
   /// ``orderLineKey(_:)`` of `entries[index]` as its number, read in place with no `String`
