@@ -16,6 +16,7 @@ enum Deduplication {
   ///   - entries: The records.
   ///   - knownOutOfOrder: `true` when the caller has seen that ``idsIncrease(_:checkingOrder:)``
   ///     with `checkingOrder` fails, so that it is not tried again.
+  /// - Returns: One record per purchase in canonical order, and the conflicts found.
   static func deduplicate(_ entries: [ReceiptEntry], knownOutOfOrder: Bool = false) -> (
     entries: [ReceiptEntry], diagnostics: [Diagnostic]
   ) {
