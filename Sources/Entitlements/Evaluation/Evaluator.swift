@@ -180,9 +180,11 @@ public struct Evaluator: Sendable {
     let (periods, layout) = PeriodRules.periods(
       of: records, in: source, minimumLapse: policy.minimumLapse)
     let coverage = CoverageList(entries: source, records: records)
-    let lengths = layout.last.map { index in
+    // The records are read per period only where needed (the sandbox's lengths, the last
+    // period's renewal info): at 10⁶ entries each read is a cache miss.
+    let lengths = layout.last.map { ending in
       windowLengths(
-        endingWith: records[index].entryIndex, of: source, environment: history.environment)
+        endingWith: ending.coverageIndex, of: records, in: source, environment: history.environment)
     }
     let recoveries: [BillingRecovery]
     if history.billingRecoveries.isEmpty {
@@ -197,13 +199,14 @@ public struct Evaluator: Sendable {
       between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
       windowLengths: lengths)
     let lastInfo = layout.last.last.flatMap {
-      renewalInfo.isEmpty ? nil : renewalInfo[source[records[$0].entryIndex].originalTransactionID]
+      renewalInfo.isEmpty
+        ? nil : renewalInfo[source[records[$0.coverageIndex].entryIndex].originalTransactionID]
     }
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
     for index in periods.indices {
       let expiresAt = periods[index].interval.end  // in place: no copy of the period
-      guard records[layout.last[index]].productType == .autoRenewable,
+      guard layout.last[index].productType == .autoRenewable,
         !expiresAt.isDistantFuture
       else { continue }
       let isLast = index == periods.count - 1
@@ -226,11 +229,13 @@ public struct Evaluator: Sendable {
   /// The window lengths after a period: production ones, or in the sandbox scaled by the ratio
   /// of the product that ends the period (its catalog duration, else the duration its observed
   /// length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
-  /// The entry is read only then: in production no entry is copied.
+  /// The record and the entry are read only then: in production neither is.
   private func windowLengths(
-    endingWith entryIndex: Int, of source: [ReceiptEntry], environment: Environment
+    endingWith coverageIndex: Int, of records: [CoverageRecord], in source: [ReceiptEntry],
+    environment: Environment
   ) -> WindowLengths {
     policy.windowLengths(in: environment) {
+      let entryIndex = records[coverageIndex].entryIndex
       if let duration = ProductClassification.duration(of: source[entryIndex], catalog: catalog) {
         return duration
       }

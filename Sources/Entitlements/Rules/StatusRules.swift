@@ -81,7 +81,7 @@ enum StatusRules {
       let index = layout.coverageIndex(at: position)
       if index > giving, coverage[index].interval?.contains(instant) == true { giving = index }
     }
-    let last = layout.last[periodIndex]
+    let last = layout.last[periodIndex].coverageIndex
     let entry = evaluation.coverage.entry(at: giving >= 0 ? giving : last)
     let isLast = periodIndex == evaluation.periods.count - 1
     let endsAutoRenewing = coverage[last].productType == .autoRenewable
