@@ -39,6 +39,21 @@ struct LapseRulesTests {
     #expect(evaluation.lapses.map(\.cause) == [.unknown])
   }
 
+  /// A recovery explains the gap it ends, `(start, end]`: one at the instant a gap begins
+  /// explains nothing, one at the instant the next gap ends explains that one.
+  @Test func recoveriesAreMatchedToTheGapTheyEnd() throws {
+    let evaluation = try evaluateOne(
+      [
+        sub("1", "2017-02-20", "2017-03-20"), sub("2", "2017-04-01", "2017-05-01"),
+        sub("3", "2017-05-10", "2017-06-10"),
+      ],
+      recoveries: [
+        BillingRecovery(originalTransactionID: "1", renewedAt: instant("2017-03-20")),
+        BillingRecovery(originalTransactionID: "1", renewedAt: instant("2017-05-10")),
+      ])
+    #expect(evaluation.lapses.map(\.cause) == [.unknown, .billingError])
+  }
+
   @Test func recoveryOfAnotherSubscriptionIsNoEvidence() throws {
     let evaluation = try evaluateOne(
       Self.history + [sub("3", "2017-05-05T08:00:00Z", "2017-06-05T08:00:00Z")],

@@ -196,8 +196,8 @@ public struct Evaluator: Sendable {
       }
     }
     let lapses = LapseRules.lapses(
-      between: periods, coverage: coverage, renewalInfo: renewalInfo, recoveries: recoveries,
-      windowLengths: lengths)
+      between: periods, coverage: coverage, refunded: group.cursor.refunded,
+      renewalInfo: renewalInfo, recoveries: recoveries, windowLengths: lengths)
     let lastInfo = layout.last.last.flatMap {
       renewalInfo.isEmpty
         ? nil : renewalInfo[source[records[$0.coverageIndex].entryIndex].originalTransactionID]

@@ -16,6 +16,10 @@ enum CoverageRules {
     var stackEnd = Instant.distantPast
     /// The diagnostics of the records evaluated so far.
     var diagnostics: [Diagnostic] = []
+    /// The natural intervals of the refunded records so far (``CoverageRecord/isRefunded``),
+    /// in the records' order: what ``LapseRules`` needs of the records, gathered here so that
+    /// it does not pass over them again.
+    var refunded: [Interval] = []
     /// `false` once a record needed the starts of the entries after it (an upgrade without
     /// `cancellation_date`) when they were not known yet: the records must then be evaluated
     /// again with ``cover(_:in:catalog:policy:cursor:)``.
@@ -127,6 +131,7 @@ enum CoverageRules {
     }
     record.setOffers(
       trial: source[index].isTrialPeriod, intro: source[index].isInIntroOfferPeriod)
+    if record.isRefunded { cursor.refunded.append(natural) }
     return record
   }
 

@@ -8,67 +8,93 @@
 /// that continues after the lapse has renewal info describing a later time, and says nothing
 /// about the lapse.
 enum LapseRules {
+  /// - Parameters:
+  ///   - periods: The entitlement's periods, in order.
+  ///   - coverage: The entitlement's coverage.
+  ///   - refunded: The natural intervals of the refunded coverage, in any order (the coverage
+  ///     rules gather them: ``CoverageRules/Cursor/refunded``).
+  ///   - renewalInfo: Renewal info by subscription.
+  ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
+  ///   - windowLengths: The window lengths after each period.
+  /// - Returns: One lapse per gap between two periods.
+  /// - Complexity: O(p + r log r) for p periods and r refunds, plus one pass over the coverage
+  ///   when there is renewal info.
   static func lapses(
-    between periods: [ActivePeriod], coverage: CoverageList,
+    between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
     windowLengths: [WindowLengths]
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
-    // refunded span meet this gap" is then one binary search.
-    // The records say which entries a refund voided or ended: the entries are not read.
-    let source = coverage.entries
-    var refunded: [Interval] = []
-    for item in coverage.records where item.isRefunded {
-      if let natural = item.naturalInterval { refunded.append(natural) }
+    // refunded span meet this gap" is then a look at the spans starting before its end.
+    var refunded = refunded
+    if !refunded.indices.dropFirst().allSatisfy({ refunded[$0 - 1].start <= refunded[$0].start }) {
+      refunded.sort { $0.start < $1.start }
     }
-    refunded.sort { $0.start < $1.start }
     var furthestEnd: [Instant] = []
     furthestEnd.reserveCapacity(refunded.count)
-    for interval in refunded {
-      furthestEnd.append(max(furthestEnd.last ?? .distantPast, interval.end))
+    for index in refunded.indices {
+      furthestEnd.append(max(furthestEnd.last ?? .distantPast, refunded[index].end))
     }
     // Renewal info applies to the gaps after a subscription's last coverage; without renewal
-    // info there is nothing to look up.
+    // info there is nothing to look up, and the coverage is not read.
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
-    var current: (OriginalTransactionID, Instant)?
-    for item in coverage.records where !renewalInfo.isEmpty {
-      guard let interval = item.interval else { continue }
-      let key = source[item.entryIndex].originalTransactionID
-      if let (subscription, end) = current, subscription == key {
-        current = (key, max(end, interval.end))
-        continue
+    if !renewalInfo.isEmpty {
+      let source = coverage.entries
+      var current: (OriginalTransactionID, Instant)?
+      for item in coverage.records {
+        guard let interval = item.interval else { continue }
+        let key = source[item.entryIndex].originalTransactionID
+        if let (subscription, end) = current, subscription == key {
+          current = (key, max(end, interval.end))
+          continue
+        }
+        if let (subscription, end) = current {
+          lastEndBySubscription[subscription] = max(
+            lastEndBySubscription[subscription] ?? end, end)
+        }
+        current = (key, interval.end)
       }
       if let (subscription, end) = current {
-        lastEndBySubscription[subscription] = max(lastEndBySubscription[subscription] ?? end, end)
+        lastEndBySubscription[subscription] = max(
+          lastEndBySubscription[subscription] ?? end, end)
       }
-      current = (key, interval.end)
-    }
-    if let (subscription, end) = current {
-      lastEndBySubscription[subscription] = max(lastEndBySubscription[subscription] ?? end, end)
     }
     var endingHere: [Instant: [OriginalTransactionID]] = [:]
     for (subscription, end) in lastEndBySubscription {
       endingHere[end, default: []].append(subscription)
     }
     let recoveryInstants = recoveries.map(\.renewedAt).sorted()
-    return periods.indices.dropLast().map { index in
+    // Gaps come in order, so the refunds starting before a gap's end and the first recovery
+    // after its start only move forward: two cursors instead of a search per gap.
+    var startingBefore = 0
+    var firstRecovery = 0
+    var lapses: [Lapse] = []
+    lapses.reserveCapacity(periods.count - 1)
+    for index in periods.indices.dropLast() {
       // Intervals read in place: a period copied out retains its ids and members.
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       let infos =
         endingHere.isEmpty
         ? [] : (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
-      let startingBefore = refunded.partitionPoint { $0.start >= gap.end }
+      while startingBefore < refunded.count, refunded[startingBefore].start < gap.end {
+        startingBefore += 1
+      }
       let refundMeetsGap = startingBefore > 0 && furthestEnd[startingBefore - 1] > gap.start
-      let firstRecovery = recoveryInstants.partitionPoint { $0 > gap.start }
+      while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
+        firstRecovery += 1
+      }
       let recoveryEndsGap =
         firstRecovery < recoveryInstants.count && recoveryInstants[firstRecovery] <= gap.end
-      return Lapse(
-        interval: gap,
-        cause: cause(
-          of: gap, refundMeetsGap: refundMeetsGap, infos: infos, recoveryEndsGap: recoveryEndsGap,
-          billingRetryLimit: windowLengths[index].billingRetry))
+      lapses.append(
+        Lapse(
+          interval: gap,
+          cause: cause(
+            of: gap, refundMeetsGap: refundMeetsGap, infos: infos,
+            recoveryEndsGap: recoveryEndsGap, billingRetryLimit: windowLengths[index].billingRetry
+          )))
     }
+    return lapses
   }
 
   private static func cause(
