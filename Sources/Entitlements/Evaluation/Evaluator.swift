@@ -41,15 +41,16 @@ public struct Evaluator: Sendable {
     // passes over the entries, so nothing is sorted or deduplicated and the entries are read
     // once. Else they are deduplicated (SPEC §3) and classified again.
     var entries = history.entries
-    var classified = classify(entries, provingOrder: true)
-    if classified == nil {
+    var classified = Classification()
+    if !classify(entries, provingOrder: true, into: &classified) {
       let (deduplicated, duplicateDiagnostics) = Deduplication.deduplicate(
         history.entries, knownOutOfOrder: true)
       if !duplicateDiagnostics.isEmpty { diagnostics += duplicateDiagnostics }
       entries = deduplicated
-      classified = classify(entries, provingOrder: false)
+      classified = Classification()
+      let classifiedAll = classify(entries, provingOrder: false, into: &classified)
+      precondition(classifiedAll, "classifying without a proof never stops")
     }
-    guard var classified else { preconditionFailure("classifying without a proof never fails") }
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
     if !renewalInfo.isEmpty {
@@ -111,18 +112,20 @@ public struct Evaluator: Sendable {
 
   /// Gives each entry a type and an entitlement (SPEC §2) and evaluates its coverage record in
   /// the same pass (SPEC §4). With `provingOrder`, also proves that the entries are in
-  /// canonical order with increasing ids (``Deduplication/IncreasingIDs``), and returns `nil`
-  /// at the first entry that breaks it.
-  private func classify(_ entries: [ReceiptEntry], provingOrder: Bool) -> Classification? {
+  /// canonical order with increasing ids (``Deduplication/IncreasingIDs``), and stops with
+  /// `false` at the first entry that breaks it. Fills `result`, which starts empty (a returned
+  /// value would be copied, with every list in it retained).
+  private func classify(
+    _ entries: [ReceiptEntry], provingOrder: Bool, into result: inout Classification
+  ) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
-      var result = Classification()
       var proof = Deduplication.IncreasingIDs(checkingOrder: true)
       // Catalog products met so far: a history has a handful, so a short scan (identical
       // strings compare by pointer) beats hashing every entry's product id.
       var known: [Product] = []
       for index in entries.indices {
-        if provingOrder, !proof.admits(entries, index) { return nil }
+        if provingOrder, !proof.admits(entries, index) { return false }
         var entryDiagnostics: [Diagnostic] = []
         // The catalog decides a listed product's type and entitlement (SPEC §2).
         let itemType: ProductType?
@@ -162,7 +165,7 @@ public struct Evaluator: Sendable {
             catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil))
         if !entryDiagnostics.isEmpty { result.current.diagnostics += entryDiagnostics }
       }
-      return result
+      return true
     }
   }
 

@@ -71,6 +71,7 @@ enum CoverageRules {
   /// given the records before it (`cursor`). Without `starts` (the entries after it are not
   /// known yet), an upgrade without `cancellation_date` leaves `cursor` incomplete and a
   /// provisional record.
+  @inline(__always)
   static func record(
     of index: Int, as type: ProductType, at position: Int,
     in source: UnsafeBufferPointer<ReceiptEntry>, catalog: ProductCatalog, policy: Policy,

@@ -89,6 +89,7 @@ enum Deduplication {
 
     /// Whether the entries up to `entries[index]` still prove it; call it for 0, 1, 2, … in
     /// turn, and stop at the first `false`.
+    @inline(__always)
     mutating func admits(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int) -> Bool {
       if index > 0 {
         guard
