@@ -183,11 +183,13 @@ public struct Evaluator: Sendable {
     let (periods, layout) = PeriodRules.periods(
       of: records, in: source, minimumLapse: policy.minimumLapse)
     let coverage = CoverageList(entries: source, records: records)
-    // The records are read per period only where needed (the sandbox's lengths, the last
-    // period's renewal info): at 10⁶ entries each read is a cache miss.
-    let lengths = layout.last.map { ending in
+    // The window lengths after each period, made when asked: in production they are all the
+    // same and read nothing; in the sandbox they read the record ending the period (at 10⁶
+    // entries each such read is a cache miss, so no list of them is made up front).
+    func lengths(after period: Int) -> WindowLengths {
       windowLengths(
-        endingWith: ending.coverageIndex, of: records, in: source, environment: history.environment)
+        endingWith: layout.spans[period].ending.coverageIndex, of: records, in: source,
+        environment: history.environment)
     }
     let recoveries: [BillingRecovery]
     if history.billingRecoveries.isEmpty {
@@ -200,22 +202,24 @@ public struct Evaluator: Sendable {
     }
     let lapses = LapseRules.lapses(
       between: periods, coverage: coverage, refunded: group.cursor.refunded,
-      renewalInfo: renewalInfo, recoveries: recoveries, windowLengths: lengths)
-    let lastInfo = layout.last.last.flatMap {
+      renewalInfo: renewalInfo, recoveries: recoveries,
+      billingRetryAfter: { lengths(after: $0).billingRetry })
+    let lastInfo = layout.spans.last.flatMap {
       renewalInfo.isEmpty
-        ? nil : renewalInfo[source[records[$0.coverageIndex].entryIndex].originalTransactionID]
+        ? nil
+        : renewalInfo[source[records[$0.ending.coverageIndex].entryIndex].originalTransactionID]
     }
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
     for index in periods.indices {
       let expiresAt = periods[index].interval.end  // in place: no copy of the period
-      guard layout.last[index].productType == .autoRenewable,
+      guard layout.spans[index].ending.productType == .autoRenewable,
         !expiresAt.isDistantFuture
       else { continue }
       let isLast = index == periods.count - 1
       windows.append(
         RenewalWindows(
-          expiresAt: expiresAt, lengths: lengths[index],
+          expiresAt: expiresAt, lengths: lengths(after: index),
           gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil))
     }
     return EntitlementEvaluation(
@@ -225,7 +229,8 @@ public struct Evaluator: Sendable {
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),
       diagnostics: diagnostics.sorted(),
-      billingRetryLimit: lengths.last?.billingRetry ?? policy.billingRetryLimit,
+      billingRetryLimit: layout.spans.isEmpty
+        ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry,
       unlockAtStart: policy.unlockAtStart)
   }
 

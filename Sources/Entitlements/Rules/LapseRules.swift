@@ -1,7 +1,7 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
-/// `windowLengths[i].billingRetry` is the billing-retry window after `periods[i]` (scaled in
-/// the sandbox): a lapse at least that long cannot have been a billing recovery.
+/// `billingRetryAfter(i)` is the billing-retry window after `periods[i]` (scaled in the
+/// sandbox): a lapse at least that long cannot have been a billing recovery.
 ///
 /// Renewal info describes the time after its subscription's last entry, so it is evidence only
 /// for a lapse that begins where that subscription's coverage ends for good; a subscription
@@ -15,14 +15,14 @@ enum LapseRules {
   ///     rules gather them: ``CoverageRules/Cursor/refunded``).
   ///   - renewalInfo: Renewal info by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
-  ///   - windowLengths: The window lengths after each period.
+  ///   - billingRetryAfter: The billing-retry window after the period at an index.
   /// - Returns: One lapse per gap between two periods.
   /// - Complexity: O(p + r log r) for p periods and r refunds, plus one pass over the coverage
   ///   when there is renewal info.
   static func lapses(
     between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
-    windowLengths: [WindowLengths]
+    billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, with the running maximum of their ends: "does any
@@ -91,8 +91,7 @@ enum LapseRules {
           interval: gap,
           cause: cause(
             of: gap, refundMeetsGap: refundMeetsGap, infos: infos,
-            recoveryEndsGap: recoveryEndsGap, billingRetryLimit: windowLengths[index].billingRetry
-          )))
+            recoveryEndsGap: recoveryEndsGap, billingRetryLimit: billingRetryAfter(index))))
     }
     return lapses
   }

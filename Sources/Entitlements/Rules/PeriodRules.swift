@@ -6,11 +6,11 @@
 /// - Complexity: O(n) for coverage already in order of start (the usual case), else
 ///   O(n log n).
 enum PeriodRules {
-  /// Where each period's coverage sits. `ranges[k]` is period k's slice of the coverage in
-  /// order of start: of `order` when there is one, else of the coverage indices themselves
-  /// (coverage already in order of start, the usual case, needs no list; such a slice may hold
-  /// coverage with no interval, which belongs to no period and is skipped). `last[k]` is the
-  /// coverage that ends period k.
+  /// Where each period's coverage sits, one ``Span`` per period. A span's `range` is its slice
+  /// of the coverage in order of start: of `order` when there is one, else of the coverage
+  /// indices themselves (coverage already in order of start, the usual case, needs no list;
+  /// such a slice may hold coverage with no interval, which belongs to no period and is
+  /// skipped).
   struct Layout: Hashable, Sendable {
     /// The coverage ending a period: its index and its product type, kept here so that the
     /// rules after the merge read no record per period (at 10⁶ entries each such read was a
@@ -32,10 +32,25 @@ enum PeriodRules {
       var coverageIndex: Int { Int(storedIndex) }
     }
 
+    /// What the merge learns of one period: one list for all of it, so that an evaluation of
+    /// a short history makes one allocation here, not one per field.
+    struct Span: Hashable, Sendable {
+      /// The period's positions in the order of start.
+      var range: Range<Int>
+      /// The coverage ending the period.
+      var ending: Ending
+      /// The period's instants.
+      var interval: Interval
+      /// Whether an entry starting the period is in a free trial.
+      var beganWithTrial: Bool
+      /// Whether an entry starting the period is in an introductory offer.
+      var beganWithIntroOffer: Bool
+    }
+
     /// Coverage indices with an interval, by start; `nil` when the coverage is in that order.
     var order: [Int]? = nil
-    var ranges: [Range<Int>] = []
-    var last: [Ending] = []
+    /// One span per period, in order.
+    var spans: [Span] = []
 
     /// The coverage index at `position` of the order of start.
     @inline(__always)
@@ -50,8 +65,7 @@ enum PeriodRules {
     // One pass over the records when they are in order of start, the usual case; else the
     // pass stops where they are not, and the coverage is merged again in sorted order.
     var layout = Layout()
-    var spans: [Span] = []
-    if !merge(coverage, minimumLapse: minimumLapse, into: &layout, &spans) {
+    if !merge(coverage, minimumLapse: minimumLapse, into: &layout) {
       // Ties on start keep the canonical order (the index order).
       var order = coverage.indices.filter { coverage[$0].interval != nil }
       order.sort { a, b in
@@ -60,89 +74,97 @@ enum PeriodRules {
         return left != right ? left < right : a < b
       }
       layout = Layout(order: order)
-      spans = []
-      let merged = merge(coverage, minimumLapse: minimumLapse, into: &layout, &spans)
+      let merged = merge(coverage, minimumLapse: minimumLapse, into: &layout)
       precondition(merged, "coverage in sorted order is in order")
     }
     // The periods, once their number is known: no regrowth of the largest list.
     var periods: [ActivePeriod] = []
-    periods.reserveCapacity(spans.count)
+    periods.reserveCapacity(layout.spans.count)
     // One object for every period's members: the entries, records and order they read.
     let shared = PeriodMembers.Source(entries: entries, records: coverage, order: layout.order)
-    for period in spans.indices {
+    for period in layout.spans.indices {
       // Members and the last id are read from the shared layout when asked for.
+      let span = layout.spans[period]
       periods.append(
         ActivePeriod(
-          interval: spans[period].interval,
-          start: period == 0 ? .firstPurchase : .restart,
-          members: PeriodMembers(
-            shared, layout.ranges[period], last: layout.last[period].coverageIndex),
-          beganWithTrial: spans[period].trial, beganWithIntroOffer: spans[period].intro))
+          interval: span.interval, start: period == 0 ? .firstPurchase : .restart,
+          members: PeriodMembers(shared, span.range, last: span.ending.coverageIndex),
+          beganWithTrial: span.beganWithTrial, beganWithIntroOffer: span.beganWithIntroOffer))
     }
     return (periods, layout)
   }
 
-  /// What the merge learns of a period besides its layout.
-  private struct Span {
-    var interval: Interval
-    /// Whether an entry starting the period is in a free trial or an introductory offer.
-    var trial = false
-    var intro = false
-  }
-
-  /// Merges the coverage in `layout`'s order into periods, appending to `layout` and `spans`.
+  /// Merges the coverage in `layout`'s order into periods, appending to `layout`'s spans.
   /// Without an order list, returns `false` as soon as a start comes before the previous one.
   private static func merge(
-    _ coverage: [CoverageRecord], minimumLapse: FixedDuration, into layout: inout Layout,
-    _ spans: inout [Span]
+    _ coverage: [CoverageRecord], minimumLapse: FixedDuration, into layout: inout Layout
   ) -> Bool {
-    let end = layout.order?.count ?? coverage.count
-    let checksOrder = layout.order == nil
+    // Few periods is the norm: one small allocation instead of regrowth from empty.
+    layout.spans.reserveCapacity(8)
+    // Records and order read through buffers: no bounds check or uniqueness test per step.
+    let order = layout.order ?? []
+    return coverage.withUnsafeBufferPointer { coverage in
+      order.withUnsafeBufferPointer { order in
+        merge(
+          coverage, order: layout.order == nil ? nil : order, minimumLapse: minimumLapse,
+          spans: &layout.spans)
+      }
+    }
+  }
+
+  private static func merge(
+    _ coverage: UnsafeBufferPointer<CoverageRecord>, order: UnsafeBufferPointer<Int>?,
+    minimumLapse: FixedDuration, spans: inout [Layout.Span]
+  ) -> Bool {
+    let end = order?.count ?? coverage.count
+    let checksOrder = order == nil
+    @inline(__always) func coverageIndex(at position: Int) -> Int {
+      order?[position] ?? position
+    }
     // The first position at or after `position` whose coverage has an interval.
-    func covering(from position: Int) -> Int {
+    @inline(__always) func covering(from position: Int) -> Int {
       var position = position
-      while position < end, !coverage[layout.coverageIndex(at: position)].hasInterval {
+      while position < end, !coverage[coverageIndex(at: position)].hasInterval {
         position += 1
       }
       return position
     }
-    // Few periods is the norm: one small allocation each instead of regrowth from empty.
-    layout.ranges.reserveCapacity(8)
-    layout.last.reserveCapacity(8)
-    spans.reserveCapacity(8)
     var previousStart = Instant.distantPast
     var position = covering(from: 0)
     while position < end {
-      let firstIndex = layout.coverageIndex(at: position)
+      let firstIndex = coverageIndex(at: position)
       guard let first = coverage[firstIndex].interval else { break }
-      var span = Span(interval: first)
+      var interval = first
+      var trial = false
+      var intro = false
       let rangeStart = position
       var lastIndex = firstIndex
       var lastType = coverage[firstIndex].productType
       while position < end {
-        let index = layout.coverageIndex(at: position)
-        guard let interval = coverage[index].interval else { break }
+        let index = coverageIndex(at: position)
+        guard let next = coverage[index].interval else { break }
         if checksOrder {
-          guard interval.start >= previousStart else { return false }
-          previousStart = interval.start
+          guard next.start >= previousStart else { return false }
+          previousStart = next.start
         }
         let gapAllowed =
-          span.interval.end < .distantFuture && interval.start - span.interval.end < minimumLapse
-        guard interval.start <= span.interval.end || gapAllowed else { break }
-        if interval.start == first.start {
-          span.trial = span.trial || coverage[index].isTrialPeriod
-          span.intro = span.intro || coverage[index].isInIntroOfferPeriod
+          interval.end < .distantFuture && next.start - interval.end < minimumLapse
+        guard next.start <= interval.end || gapAllowed else { break }
+        if next.start == first.start {
+          trial = trial || coverage[index].isTrialPeriod
+          intro = intro || coverage[index].isInIntroOfferPeriod
         }
-        if interval.end >= span.interval.end {
-          span.interval = Interval(start: first.start, end: interval.end)
+        if next.end >= interval.end {
+          interval = Interval(start: first.start, end: next.end)
           lastIndex = index
           lastType = coverage[index].productType
         }
         position = covering(from: position + 1)
       }
-      layout.ranges.append(rangeStart..<position)
-      layout.last.append(Layout.Ending(lastIndex, lastType))
-      spans.append(span)
+      spans.append(
+        Layout.Span(
+          range: rangeStart..<position, ending: Layout.Ending(lastIndex, lastType),
+          interval: interval, beganWithTrial: trial, beganWithIntroOffer: intro))
     }
     return true
   }

@@ -77,11 +77,11 @@ enum StatusRules {
     // entry covers: then its last entry.
     let coverage = evaluation.coverage.records
     var giving = -1
-    for position in layout.ranges[periodIndex] {
+    for position in layout.spans[periodIndex].range {
       let index = layout.coverageIndex(at: position)
       if index > giving, coverage[index].interval?.contains(instant) == true { giving = index }
     }
-    let last = layout.last[periodIndex].coverageIndex
+    let last = layout.spans[periodIndex].ending.coverageIndex
     let entry = evaluation.coverage.entry(at: giving >= 0 ? giving : last)
     let isLast = periodIndex == evaluation.periods.count - 1
     let endsAutoRenewing = coverage[last].productType == .autoRenewable
