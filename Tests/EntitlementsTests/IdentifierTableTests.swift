@@ -143,7 +143,7 @@ struct IncreasingIDsTests {
     }
     #expect(Deduplication.idsIncrease(entries))
     #expect(!Deduplication.idsIncrease(entries, checkingOrder: true))
-    #expect(Deduplication.deduplicate(entries).entries.map(\.transactionID) == ["10", "9"])
+    #expect(Deduplication.deduplicate(entries).sorted.map(\.transactionID) == ["10", "9"])
   }
 
   /// Checking the order too, one pass accepts only entries in canonical order: dates never
@@ -161,7 +161,7 @@ struct IncreasingIDsTests {
     }
     #expect(Deduplication.idsIncrease(entries))
     #expect(Deduplication.idsIncrease(entries, checkingOrder: true) == inOrder)
-    let result = Deduplication.deduplicate(entries).entries
+    let result = Deduplication.deduplicate(entries).sorted
     #expect(result == Deduplication.canonicallySorted(entries))
     #expect(
       result.map(\.purchaseDate)

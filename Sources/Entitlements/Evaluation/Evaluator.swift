@@ -40,16 +40,23 @@ public struct Evaluator: Sendable {
     // The usual history is in canonical order with increasing ids: classifying proves it as it
     // passes over the entries, so nothing is sorted or deduplicated and the entries are read
     // once. Else they are deduplicated (SPEC §3) and classified again.
+    // Out-of-order entries are read in canonical order through a list of indices (records keep
+    // indices into `entries`, so the input is never copied), proving as they are classified
+    // that their ids increase in that order: then no two are the same purchase.
     var entries = history.entries
     var classified = Classification()
-    if !classify(entries, provingOrder: true, into: &classified) {
-      let (deduplicated, duplicateDiagnostics) = Deduplication.deduplicate(
-        history.entries, knownOutOfOrder: true)
-      if !duplicateDiagnostics.isEmpty { diagnostics += duplicateDiagnostics }
-      entries = deduplicated
+    if !classify(entries, in: nil, proving: .orderAndIDs, into: &classified) {
+      let order = Deduplication.canonicalOrder(entries)
       classified = Classification()
-      let classifiedAll = classify(entries, provingOrder: false, into: &classified)
-      precondition(classifiedAll, "classifying without a proof never stops")
+      if !classify(entries, in: order, proving: .ids, into: &classified) {
+        let deduplicated = Deduplication.deduplicate(entries, in: order)
+        if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
+        entries = deduplicated.entries
+        classified = Classification()
+        let classifiedAll = classify(
+          entries, in: deduplicated.order, proving: nil, into: &classified)
+        precondition(classifiedAll, "classifying without a proof never stops")
+      }
     }
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
@@ -110,21 +117,33 @@ public struct Evaluator: Sendable {
     var current = EntitlementGroup()
   }
 
+  /// What classifying proves of the entries as it reads them.
+  private enum Proof {
+    /// That they are in canonical order with increasing ids: they need no sorting and hold no
+    /// duplicate.
+    case orderAndIDs
+    /// That their ids increase in the order they are read in: they hold no duplicate.
+    case ids
+  }
+
   /// Gives each entry a type and an entitlement (SPEC §2) and evaluates its coverage record in
-  /// the same pass (SPEC §4). With `provingOrder`, also proves that the entries are in
-  /// canonical order with increasing ids (``Deduplication/IncreasingIDs``), and stops with
-  /// `false` at the first entry that breaks it. Fills `result`, which starts empty (a returned
-  /// value would be copied, with every list in it retained).
+  /// the same pass (SPEC §4), reading the entries in `order` (canonical order; `nil` when the
+  /// entries are in it). With a proof (``Deduplication/IncreasingIDs``), stops with `false` at
+  /// the first entry that breaks it. Fills `result`, which starts empty (a returned value
+  /// would be copied, with every list in it retained).
   private func classify(
-    _ entries: [ReceiptEntry], provingOrder: Bool, into result: inout Classification
+    _ entries: [ReceiptEntry], in order: [Int]?, proving: Proof?,
+    into result: inout Classification
   ) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
-      var proof = Deduplication.IncreasingIDs(checkingOrder: true)
+      let provingOrder = proving != nil
+      var proof = Deduplication.IncreasingIDs(checkingOrder: proving == .orderAndIDs)
       // Catalog products met so far: a history has a handful, so a short scan (identical
       // strings compare by pointer) beats hashing every entry's product id.
       var known: [Product] = []
-      for index in entries.indices {
+      for position in entries.indices {
+        let index = order?[position] ?? position
         if provingOrder, !proof.admits(entries, index) { return false }
         var entryDiagnostics: [Diagnostic] = []
         // The catalog decides a listed product's type and entitlement (SPEC §2).
@@ -155,7 +174,9 @@ public struct Evaluator: Sendable {
             ? EntitlementGroup()
             : result.groups.removeValue(forKey: entitlement) ?? EntitlementGroup()
           // The first entitlement usually takes every remaining entry: no regrowth.
-          if result.groups.isEmpty { result.current.records.reserveCapacity(entries.count - index) }
+          if result.groups.isEmpty {
+            result.current.records.reserveCapacity(entries.count - position)
+          }
         }
         // Later entries are not known yet: an upgrade that needs them leaves the group's
         // cursor incomplete, and the group is evaluated again once they are.
