@@ -142,11 +142,13 @@ public struct Evaluator: Sendable {
       // Catalog products met so far: a history has a handful, so a short scan (identical
       // strings compare by pointer) beats hashing every entry's product id.
       var known: [Product] = []
+      // Read through an order, the entries are scattered in memory: each would be a cache miss
+      // waiting on the one before. They are touched a few at a time first (``warm(_:_:)``).
       var warmed = 0
       var warmth = 0
       for position in entries.indices {
         if let order, position == warmed {
-          warmed = min(entries.count, position + 64)
+          warmed = min(entries.count, position + Self.warmedAhead)
           warmth &+= Self.warm(entries, order[position..<warmed])
         }
         let index = order?[position] ?? position
