@@ -162,7 +162,7 @@ struct IncreasingIDsTests {
     #expect(Deduplication.idsIncrease(entries))
     #expect(Deduplication.idsIncrease(entries, checkingOrder: true) == inOrder)
     let result = Deduplication.deduplicate(entries).sorted
-    #expect(result == Deduplication.canonicallySorted(entries))
+    #expect(result == entries.sorted(by: Deduplication.canonicallyPrecedes))
     #expect(
       result.map(\.purchaseDate)
         == result.map(\.purchaseDate).sorted { ($0 ?? .distantPast) < ($1 ?? .distantPast) })

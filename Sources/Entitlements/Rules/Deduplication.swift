@@ -281,12 +281,6 @@ enum Deduplication {
     return order
   }
 
-  /// The entries in canonical order: returned as they are when already sorted, else copied in
-  /// ``canonicalOrder(_:)``.
-  static func canonicallySorted(_ entries: [ReceiptEntry]) -> [ReceiptEntry] {
-    canonicalOrder(entries).map { $0.map { entries[$0] } } ?? entries
-  }
-
   /// The record to keep of two records of one purchase.
   private static func preferred(
     _ a: ReceiptEntry, _ b: ReceiptEntry, _ diagnostics: inout [Diagnostic]
