@@ -1,9 +1,10 @@
 /// The entries of one entitlement as the evaluator classifies them: one coverage record per
-/// entry, evaluated as the entry is classified (``CoverageRules``), and what classifying them
-/// reported.
+/// entry, evaluated as the entry is classified (``CoverageRules``) and merged into periods as
+/// it is made (``PeriodMerger``), and what classifying them reported.
 ///
-/// Evaluating each record while its entry is read for classification makes one pass over the
-/// entries instead of two (issue: performance; DESIGN.md "Performance").
+/// Evaluating and merging each record while its entry is read for classification makes one
+/// pass over the entries and none over the records, instead of two and one (issue:
+/// performance; DESIGN.md "Performance").
 struct EntitlementGroup {
   /// One record per entry of the entitlement, in canonical order.
   var records: [CoverageRecord] = []
@@ -11,4 +12,20 @@ struct EntitlementGroup {
   var diagnostics: [Diagnostic] = []
   /// The coverage rules' state after the last record, with their diagnostics.
   var cursor = CoverageRules.Cursor()
+  /// The periods of the records so far, while they are in order of start.
+  var merger: PeriodMerger
+
+  /// An empty group, merging with gaps shorter than `minimumLapse` merged away.
+  init(minimumLapse: FixedDuration) {
+    merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: true)
+  }
+
+  /// Adds the record of an entry.
+  @inline(__always)
+  mutating func append(_ record: CoverageRecord) {
+    if record.hasInterval {
+      merger.add(record, at: records.count, coverageIndex: records.count)
+    }
+    records.append(record)
+  }
 }

@@ -44,15 +44,15 @@ public struct Evaluator: Sendable {
     // indices into `entries`, so the input is never copied), proving as they are classified
     // that their ids increase in that order: then no two are the same purchase.
     var entries = history.entries
-    var classified = Classification()
+    var classified = Classification(minimumLapse: policy.minimumLapse)
     if !classify(entries, in: nil, proving: .orderAndIDs, into: &classified) {
       let order = Deduplication.canonicalOrder(entries)
-      classified = Classification()
+      classified = Classification(minimumLapse: policy.minimumLapse)
       if !classify(entries, in: order, proving: .ids, into: &classified) {
         let deduplicated = Deduplication.deduplicate(entries, in: order)
         if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
         entries = deduplicated.entries
-        classified = Classification()
+        classified = Classification(minimumLapse: policy.minimumLapse)
         let classifiedAll = classify(
           entries, in: deduplicated.order, proving: nil, into: &classified)
         precondition(classifiedAll, "classifying without a proof never stops")
@@ -94,10 +94,12 @@ public struct Evaluator: Sendable {
     } else {
       if let currentID = classified.currentID {
         classified.groups[currentID] = classified.current
-        classified.current = EntitlementGroup()
+        classified.current = EntitlementGroup(minimumLapse: policy.minimumLapse)
       }
       entitlements = classified.groups.keys.sorted().map { id in
-        var group = classified.groups.removeValue(forKey: id) ?? EntitlementGroup()
+        guard var group = classified.groups.removeValue(forKey: id) else {
+          preconditionFailure("every sorted key has a group")
+        }
         return evaluateGroup(id, &group)
       }
     }
@@ -114,7 +116,11 @@ public struct Evaluator: Sendable {
     var groups: [EntitlementID: EntitlementGroup] = [:]
     /// Runs of one entitlement are the norm: the current group stays out of the dictionary.
     var currentID: EntitlementID?
-    var current = EntitlementGroup()
+    var current: EntitlementGroup
+
+    init(minimumLapse: FixedDuration) {
+      current = EntitlementGroup(minimumLapse: minimumLapse)
+    }
   }
 
   /// What classifying proves of the entries as it reads them.
@@ -179,8 +185,9 @@ public struct Evaluator: Sendable {
           result.currentID = entitlement
           result.current =
             result.groups.isEmpty
-            ? EntitlementGroup()
-            : result.groups.removeValue(forKey: entitlement) ?? EntitlementGroup()
+            ? EntitlementGroup(minimumLapse: policy.minimumLapse)
+            : result.groups.removeValue(forKey: entitlement)
+              ?? EntitlementGroup(minimumLapse: policy.minimumLapse)
           // The first entitlement usually takes every remaining entry: no regrowth.
           if result.groups.isEmpty {
             result.current.records.reserveCapacity(entries.count - position)
@@ -188,7 +195,7 @@ public struct Evaluator: Sendable {
         }
         // Later entries are not known yet: an upgrade that needs them leaves the group's
         // cursor incomplete, and the group is evaluated again once they are.
-        result.current.records.append(
+        result.current.append(
           CoverageRules.record(
             of: index, as: type, at: result.current.records.count, in: entries,
             catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil))
@@ -235,7 +242,11 @@ public struct Evaluator: Sendable {
     _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
     renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
   ) -> EntitlementEvaluation {
-    if !group.cursor.isComplete {
+    // The periods merged as the records were made, unless the records were made again.
+    var merged: [PeriodRules.Layout.Span]?
+    if group.cursor.isComplete {
+      merged = group.merger.finish(end: group.records.count)
+    } else {
       CoverageRules.cover(
         &group.records, in: source, catalog: catalog, policy: policy, cursor: &group.cursor)
     }
@@ -243,7 +254,7 @@ public struct Evaluator: Sendable {
     if !group.cursor.diagnostics.isEmpty { diagnostics += group.cursor.diagnostics }
     let records = group.records
     let (periods, layout) = PeriodRules.periods(
-      of: records, in: source, minimumLapse: policy.minimumLapse)
+      of: records, in: source, minimumLapse: policy.minimumLapse, merged: merged)
     let coverage = CoverageList(entries: source, records: records)
     // The window lengths after each period, made when asked: in production they are all the
     // same and read nothing; in the sandbox they read the record ending the period (at 10⁶

@@ -58,14 +58,21 @@ enum PeriodRules {
   }
 
   /// The periods of an entitlement's coverage, read from its records alone: `entries` is only
-  /// kept for the periods to read their ids from when asked.
+  /// kept for the periods to read their ids from when asked. `merged` is what a
+  /// ``PeriodMerger`` made of the same records in their order, when the caller merged them as
+  /// they were made; it is used as it is.
   static func periods(
-    of coverage: [CoverageRecord], in entries: [ReceiptEntry], minimumLapse: FixedDuration
+    of coverage: [CoverageRecord], in entries: [ReceiptEntry], minimumLapse: FixedDuration,
+    merged: [Layout.Span]? = nil
   ) -> (periods: [ActivePeriod], layout: Layout) {
     // One pass over the records when they are in order of start, the usual case; else the
     // pass stops where they are not, and the coverage is merged again in sorted order.
     var layout = Layout()
-    if !merge(coverage, minimumLapse: minimumLapse, into: &layout) {
+    if let merged {
+      layout.spans = merged
+    } else if let spans = merge(coverage, order: nil, minimumLapse: minimumLapse) {
+      layout.spans = spans
+    } else {
       // Ties on start keep the canonical order (the index order).
       var order = coverage.indices.filter { coverage[$0].interval != nil }
       order.sort { a, b in
@@ -73,9 +80,10 @@ enum PeriodRules {
         let right = coverage[b].interval?.start ?? .distantPast
         return left != right ? left < right : a < b
       }
-      layout = Layout(order: order)
-      let merged = merge(coverage, minimumLapse: minimumLapse, into: &layout)
-      precondition(merged, "coverage in sorted order is in order")
+      guard let spans = merge(coverage, order: order, minimumLapse: minimumLapse) else {
+        preconditionFailure("coverage in sorted order is in order")
+      }
+      layout = Layout(order: order, spans: spans)
     }
     // The periods, once their number is known: no regrowth of the largest list.
     var periods: [ActivePeriod] = []
@@ -94,78 +102,25 @@ enum PeriodRules {
     return (periods, layout)
   }
 
-  /// Merges the coverage in `layout`'s order into periods, appending to `layout`'s spans.
-  /// Without an order list, returns `false` as soon as a start comes before the previous one.
+  /// Merges the coverage in `order` (the coverage's own order when `nil`) into periods;
+  /// without an order list, `nil` as soon as a start comes before the previous one.
   private static func merge(
-    _ coverage: [CoverageRecord], minimumLapse: FixedDuration, into layout: inout Layout
-  ) -> Bool {
-    // Few periods is the norm: one small allocation instead of regrowth from empty.
-    layout.spans.reserveCapacity(8)
-    // Records and order read through buffers: no bounds check or uniqueness test per step.
-    let order = layout.order ?? []
-    return coverage.withUnsafeBufferPointer { coverage in
-      order.withUnsafeBufferPointer { order in
-        merge(
-          coverage, order: layout.order == nil ? nil : order, minimumLapse: minimumLapse,
-          spans: &layout.spans)
+    _ coverage: [CoverageRecord], order: [Int]?, minimumLapse: FixedDuration
+  ) -> [Layout.Span]? {
+    var merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: order == nil)
+    // Records read through a buffer: no bounds check or uniqueness test per step.
+    coverage.withUnsafeBufferPointer { coverage in
+      if let order {
+        for position in order.indices {
+          merger.add(coverage[order[position]], at: position, coverageIndex: order[position])
+        }
+      } else {
+        for index in coverage.indices where coverage[index].hasInterval {
+          merger.add(coverage[index], at: index, coverageIndex: index)
+          if !merger.isInOrder { break }
+        }
       }
     }
-  }
-
-  private static func merge(
-    _ coverage: UnsafeBufferPointer<CoverageRecord>, order: UnsafeBufferPointer<Int>?,
-    minimumLapse: FixedDuration, spans: inout [Layout.Span]
-  ) -> Bool {
-    let end = order?.count ?? coverage.count
-    let checksOrder = order == nil
-    @inline(__always) func coverageIndex(at position: Int) -> Int {
-      order?[position] ?? position
-    }
-    // The first position at or after `position` whose coverage has an interval.
-    @inline(__always) func covering(from position: Int) -> Int {
-      var position = position
-      while position < end, !coverage[coverageIndex(at: position)].hasInterval {
-        position += 1
-      }
-      return position
-    }
-    var previousStart = Instant.distantPast
-    var position = covering(from: 0)
-    while position < end {
-      let firstIndex = coverageIndex(at: position)
-      guard let first = coverage[firstIndex].interval else { break }
-      var interval = first
-      var trial = false
-      var intro = false
-      let rangeStart = position
-      var lastIndex = firstIndex
-      var lastType = coverage[firstIndex].productType
-      while position < end {
-        let index = coverageIndex(at: position)
-        guard let next = coverage[index].interval else { break }
-        if checksOrder {
-          guard next.start >= previousStart else { return false }
-          previousStart = next.start
-        }
-        let gapAllowed =
-          interval.end < .distantFuture && next.start - interval.end < minimumLapse
-        guard next.start <= interval.end || gapAllowed else { break }
-        if next.start == first.start {
-          trial = trial || coverage[index].isTrialPeriod
-          intro = intro || coverage[index].isInIntroOfferPeriod
-        }
-        if next.end >= interval.end {
-          interval = Interval(start: first.start, end: next.end)
-          lastIndex = index
-          lastType = coverage[index].productType
-        }
-        position = covering(from: position + 1)
-      }
-      spans.append(
-        Layout.Span(
-          range: rangeStart..<position, ending: Layout.Ending(lastIndex, lastType),
-          interval: interval, beganWithTrial: trial, beganWithIntroOffer: intro))
-    }
-    return true
+    return merger.finish(end: order?.count ?? coverage.count)
   }
 }

@@ -1,0 +1,89 @@
+/// Merges coverage into periods one record at a time, in order of start (SPEC §5): what
+/// ``PeriodRules`` does, made step by step so that the evaluator can merge each record as the
+/// coverage rules make it, while it is still in cache (at 10⁶ entries a second pass over the
+/// records came from memory).
+///
+/// Records are given in order of start with their position in that order; records without an
+/// interval are not given (they belong to no period, and a period's range may span them). When
+/// `checksOrder`, a start before the previous one stops the merge: ``isInOrder`` turns `false`
+/// and the caller merges again in sorted order.
+///
+/// ```swift
+/// var merger = PeriodMerger(minimumLapse: .zero, checksOrder: true)
+/// merger.add(records[0], at: 0, coverageIndex: 0)
+/// merger.add(records[1], at: 1, coverageIndex: 1)
+/// let spans = merger.finish(end: records.count)  // one span per period
+/// ```
+struct PeriodMerger {
+  /// Gaps shorter than this are merged away (policy `minimumLapse`).
+  let minimumLapse: FixedDuration
+  /// Whether starts are checked to never decrease.
+  let checksOrder: Bool
+  /// `false` once a start came before the previous one (with ``checksOrder``).
+  private(set) var isInOrder = true
+  /// The periods closed so far.
+  private var spans: [PeriodRules.Layout.Span] = []
+  /// The period being merged.
+  private var open: PeriodRules.Layout.Span?
+  /// Where the open period began.
+  private var firstStart = Instant.distantPast
+  private var previousStart = Instant.distantPast
+
+  init(minimumLapse: FixedDuration, checksOrder: Bool) {
+    self.minimumLapse = minimumLapse
+    self.checksOrder = checksOrder
+  }
+
+  /// Merges `record`, which has an interval and comes at `position` of the order of start;
+  /// `coverageIndex` is its index in the coverage.
+  @inline(__always)
+  mutating func add(_ record: CoverageRecord, at position: Int, coverageIndex: Int) {
+    guard isInOrder, let next = record.interval else { return }
+    if checksOrder {
+      guard next.start >= previousStart else {
+        isInOrder = false
+        return
+      }
+      previousStart = next.start
+    }
+    if var span = open {
+      let end = span.interval.end
+      if next.start <= end || (end < .distantFuture && next.start - end < minimumLapse) {
+        if next.start == firstStart {
+          span.beganWithTrial = span.beganWithTrial || record.isTrialPeriod
+          span.beganWithIntroOffer = span.beganWithIntroOffer || record.isInIntroOfferPeriod
+        }
+        if next.end >= end {
+          span.interval = Interval(start: firstStart, end: next.end)
+          span.ending = PeriodRules.Layout.Ending(coverageIndex, record.productType)
+        }
+        open = span
+        return
+      }
+      close(span, before: position)
+    }
+    firstStart = next.start
+    open = PeriodRules.Layout.Span(
+      range: position..<position,
+      ending: PeriodRules.Layout.Ending(coverageIndex, record.productType),
+      interval: next, beganWithTrial: record.isTrialPeriod,
+      beganWithIntroOffer: record.isInIntroOfferPeriod)
+  }
+
+  /// The periods, the last one closed at `end` (the number of positions); `nil` when a start
+  /// came out of order.
+  mutating func finish(end: Int) -> [PeriodRules.Layout.Span]? {
+    guard isInOrder else { return nil }
+    if let span = open { close(span, before: end) }
+    open = nil
+    return spans
+  }
+
+  private mutating func close(_ span: PeriodRules.Layout.Span, before end: Int) {
+    var span = span
+    span.range = span.range.lowerBound..<end
+    // Few periods is the norm: one small allocation instead of regrowth from empty.
+    if spans.isEmpty { spans.reserveCapacity(8) }
+    spans.append(span)
+  }
+}
