@@ -111,8 +111,8 @@ extension Evaluator {
   ///
   /// A tight loop of independent loads has many cache misses in flight at once; the same loads
   /// made one entry at a time by the classification each wait for the last. Read in a
-  /// shuffled history's canonical order, classifying 10⁵ entries took 14 ms with no warming
-  /// and about 7 ms with it (issue: performance). The bytes read are at most 63 apart, so
+  /// shuffled history's canonical order, an evaluation of 10⁵ entries took about 14 ms with no
+  /// warming and 7 to 11 ms with it (issue: performance). The bytes read are at most 63 apart, so
   /// every 64-byte line an entry spans is touched.
   @inline(never)
   private static func warm(

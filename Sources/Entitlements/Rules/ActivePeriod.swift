@@ -33,6 +33,9 @@ public struct ActivePeriod: Hashable, Sendable {
   }
   /// The entry whose coverage ends last: its subscription's renewal info describes what comes
   /// after the period.
+  ///
+  /// A period from ``Evaluator`` reads it from the evaluation's entries when asked, like
+  /// ``transactionIDs``; setting it keeps the ids.
   public var lastTransactionID: TransactionID {
     get { members.last }
     set { members = PeriodMembers(Array(members), last: newValue) }
