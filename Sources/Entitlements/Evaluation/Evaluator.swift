@@ -105,7 +105,12 @@ public struct Evaluator: Sendable {
     }
     return Evaluation(
       entitlements: entitlements, purchaseEvents: classified.purchaseEvents,
-      diagnostics: diagnostics.sorted())
+      diagnostics: Self.sorted(diagnostics))
+  }
+
+  /// The diagnostics in their fixed order; none or one, the usual case, need no sort.
+  private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.count < 2 ? diagnostics : diagnostics.sorted()
   }
 
   private func evaluateEntitlement(
@@ -171,7 +176,7 @@ public struct Evaluator: Sendable {
       renewalInfo: lastInfo,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),
-      diagnostics: diagnostics.sorted(),
+      diagnostics: Self.sorted(diagnostics),
       billingRetryLimit: layout.spans.isEmpty
         ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry,
       unlockAtStart: policy.unlockAtStart)
@@ -204,6 +209,7 @@ public struct Evaluator: Sendable {
   private static func renewalInfoBySubscription(
     _ infos: [RenewalInfo], _ diagnostics: inout [Diagnostic]
   ) -> [OriginalTransactionID: RenewalInfo] {
+    guard !infos.isEmpty else { return [:] }
     var result: [OriginalTransactionID: RenewalInfo] = [:]
     var conflicting = Set<OriginalTransactionID>()
     for info in infos {
