@@ -18,28 +18,18 @@ extension Evaluator {
     }
   }
 
-  /// What classifying proves of the entries as it reads them.
-  enum Proof {
-    /// That they are in canonical order with increasing ids: they need no sorting and hold no
-    /// duplicate.
-    case orderAndIDs
-    /// That their ids increase in the order they are read in: they hold no duplicate.
-    case ids
-  }
-
   /// Gives each entry a type and an entitlement (SPEC §2) and evaluates its coverage record in
   /// the same pass (SPEC §4), reading the entries in `order` (canonical order; `nil` when the
   /// entries are in it). With a proof (``Deduplication/IncreasingIDs``), stops with `false` at
-  /// the first entry that breaks it. Fills `result`, which starts empty (a returned value
+  /// the first entry it does not admit. Fills `result`, which starts empty (a returned value
   /// would be copied, with every list in it retained).
   func classify(
-    _ entries: [ReceiptEntry], in order: [Int]?, proving: Proof?,
+    _ entries: [ReceiptEntry], in order: [Int]?, proving proof: Deduplication.IncreasingIDs?,
     into result: inout Classification
   ) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
-      let provingOrder = proving != nil
-      var proof = Deduplication.IncreasingIDs(checkingOrder: proving == .orderAndIDs)
+      var proof = proof
       // Catalog products met so far: a history has a handful, so a short scan (identical
       // strings compare by pointer) beats hashing every entry's product id.
       var known: [Product] = []
@@ -53,7 +43,7 @@ extension Evaluator {
           warmth &+= Self.warm(entries, order[position..<warmed])
         }
         let index = order?[position] ?? position
-        if provingOrder, !proof.admits(entries, index) { return false }
+        if proof?.admits(entries, index) == false { return false }
         var entryDiagnostics: [Diagnostic] = []
         // The catalog decides a listed product's type and entitlement (SPEC §2).
         let itemType: ProductType?

@@ -37,26 +37,27 @@ public struct Evaluator: Sendable {
   /// - Complexity: O(n log n) for n entries.
   public func evaluate(_ history: PurchaseHistory) -> Evaluation {
     var diagnostics: [Diagnostic] = []
-    // The usual history is in canonical order with increasing ids: classifying proves it as it
-    // passes over the entries, so nothing is sorted or deduplicated and the entries are read
-    // once (Evaluator+Classification.swift). Else they are read in canonical order through a
-    // list of indices (records keep indices into `entries`, so the input is never copied),
-    // proving as they are classified that their ids increase in that order; failing that, they
-    // are deduplicated (SPEC §3) and classified again.
-    var entries = history.entries
+    // Deduplication (SPEC §3) asks for its proofs that the ids increase of the classification
+    // (Evaluator+Classification.swift), which makes them as it passes over the entries: the
+    // usual history, in canonical order with increasing ids, is read once and neither sorted
+    // nor deduplicated. Out-of-order entries are read in canonical order through a list of
+    // indices (records keep indices into `entries`, so the input is never copied). Only when
+    // no proof holds are the entries deduplicated and classified again.
     var classified = Classification(minimumLapse: policy.minimumLapse)
-    if !classify(entries, in: nil, proving: .orderAndIDs, into: &classified) {
-      let order = Deduplication.canonicalOrder(entries)
+    var attempts = 0
+    let deduplicated = Deduplication.deduplicate(history.entries) { order, proof in
+      // A second attempt starts afresh; the first needs no new (and freed) classification.
+      if attempts > 0 { classified = Classification(minimumLapse: policy.minimumLapse) }
+      attempts += 1
+      return classify(history.entries, in: order, proving: proof, into: &classified)
+    }
+    if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
+    let entries = deduplicated.entries
+    if !deduplicated.isProved {
       classified = Classification(minimumLapse: policy.minimumLapse)
-      if !classify(entries, in: order, proving: .ids, into: &classified) {
-        let deduplicated = Deduplication.deduplicate(entries, in: order)
-        if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
-        entries = deduplicated.entries
-        classified = Classification(minimumLapse: policy.minimumLapse)
-        let classifiedAll = classify(
-          entries, in: deduplicated.order, proving: nil, into: &classified)
-        precondition(classifiedAll, "classifying without a proof never stops")
-      }
+      let classifiedAll = classify(
+        entries, in: deduplicated.order, proving: nil, into: &classified)
+      precondition(classifiedAll, "classifying without a proof never stops")
     }
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)

@@ -21,6 +21,9 @@ enum Deduplication {
     var order: [Int]?
     /// The conflicts found between records of one purchase.
     var diagnostics: [Diagnostic]
+    /// Whether the ids were proved to increase in ``order``, by the caller's pass over the
+    /// entries (``deduplicate(_:provingWith:)``).
+    var isProved: Bool
 
     /// The records in canonical order: a copy when ``entries`` is not in it.
     var sorted: [ReceiptEntry] { order.map { $0.map { entries[$0] } } ?? entries }
@@ -33,27 +36,44 @@ enum Deduplication {
   /// - Parameter entries: The records.
   /// - Returns: One record per purchase, their canonical order, and the conflicts found.
   static func deduplicate(_ entries: [ReceiptEntry]) -> Result {
+    deduplicate(entries) { order, proof in idsIncrease(entries, in: order, proof) }
+  }
+
+  /// ``deduplicate(_:)``, asking `prove` whether the ids increase: the evaluator proves it
+  /// while it classifies the entries, so that it passes over them once.
+  ///
+  /// `prove(order, proof)` reads the entries in `order` (their own order when `nil`) and
+  /// returns whether `proof` admits each in turn (``IncreasingIDs``); asked first with the
+  /// entries' own order, proving their order too, then, if that fails, with their canonical
+  /// order. When a proof holds, ``Result/isProved`` is `true`: the entries hold no duplicate,
+  /// and the caller's last pass read them all, in ``Result/order``.
+  ///
+  /// - Parameters:
+  ///   - entries: The records.
+  ///   - prove: Whether `proof` admits every entry, read in the order given.
+  /// - Returns: One record per purchase, their canonical order, and the conflicts found.
+  @inline(__always)  // the evaluator's path: its closure is inlined with it
+  static func deduplicate(
+    _ entries: [ReceiptEntry], provingWith prove: (_ order: [Int]?, _ proof: IncreasingIDs) -> Bool
+  ) -> Result {
     // The common case, records in canonical order with increasing ids: one pass proves both.
-    if idsIncrease(entries, checkingOrder: true) {
-      return Result(entries: entries, order: nil, diagnostics: [])
+    if prove(nil, IncreasingIDs(checkingOrder: true)) {
+      return Result(entries: entries, order: nil, diagnostics: [], isProved: true)
     }
     let order = canonicalOrder(entries)
-    if idsIncrease(entries, in: order) {
-      return Result(entries: entries, order: order, diagnostics: [])
+    if prove(order, IncreasingIDs(checkingOrder: false)) {
+      return Result(entries: entries, order: order, diagnostics: [], isProved: true)
     }
     return deduplicate(entries, in: order)
   }
 
-  /// ``deduplicate(_:)`` when the caller has seen that the ids do not increase in canonical
-  /// `order` (``canonicalOrder(_:)``), as the evaluator sees while classifying.
-  ///
-  /// - Parameters:
-  ///   - entries: The records.
-  ///   - order: Their canonical order, `nil` when they are in it.
-  /// - Returns: One record per purchase, their canonical order, and the conflicts found.
-  static func deduplicate(_ entries: [ReceiptEntry], in order: [Int]?) -> Result {
+  /// One record per purchase when the ids were not proved to increase in canonical `order`: a
+  /// table decides. Kept out of line: the proofs above are inlined into the evaluator's path.
+  private static func deduplicate(_ entries: [ReceiptEntry], in order: [Int]?) -> Result {
     // Unique records are still the norm: no record is moved into a dictionary.
-    if isUnique(entries) { return Result(entries: entries, order: order, diagnostics: []) }
+    if isUnique(entries) {
+      return Result(entries: entries, order: order, diagnostics: [], isProved: false)
+    }
     var diagnostics: [Diagnostic] = []
     var byTransaction: [TransactionID: ReceiptEntry] = [:]
     byTransaction.reserveCapacity(entries.count)
@@ -79,7 +99,8 @@ enum Deduplication {
       }
     }
     result.append(contentsOf: byOrderLine.values)
-    return Result(entries: result, order: canonicalOrder(result), diagnostics: diagnostics)
+    return Result(
+      entries: result, order: canonicalOrder(result), diagnostics: diagnostics, isProved: false)
   }
 
   /// Whether transaction ids strictly increase, and so do the order lines of subscription
@@ -92,25 +113,19 @@ enum Deduplication {
   /// same purchase date are in `String` order of their transaction ids: then the entries are
   /// in canonical order, so one pass over records in order (the usual input) proves both.
   static func idsIncrease(_ entries: [ReceiptEntry], checkingOrder: Bool = false) -> Bool {
-    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
-    entries.withUnsafeBufferPointer { idsIncrease($0, checkingOrder: checkingOrder) }
+    idsIncrease(entries, in: nil, IncreasingIDs(checkingOrder: checkingOrder))
   }
 
+  /// Whether `proof` admits every entry, read in `order` (their own order when `nil`).
   private static func idsIncrease(
-    _ entries: UnsafeBufferPointer<ReceiptEntry>, checkingOrder: Bool
+    _ entries: [ReceiptEntry], in order: [Int]?, _ proof: IncreasingIDs
   ) -> Bool {
-    var proof = IncreasingIDs(checkingOrder: checkingOrder)
-    for index in entries.indices where !proof.admits(entries, index) { return false }
-    return true
-  }
-
-  /// ``idsIncrease(_:checkingOrder:)`` of the entries read in `order` (all of them when
-  /// `nil`), without checking the order of purchase dates.
-  static func idsIncrease(_ entries: [ReceiptEntry], in order: [Int]?) -> Bool {
-    guard let order else { return idsIncrease(entries) }
-    return entries.withUnsafeBufferPointer { entries in
-      var proof = IncreasingIDs(checkingOrder: false)
-      for index in order where !proof.admits(entries, index) { return false }
+    // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
+    entries.withUnsafeBufferPointer { entries in
+      var proof = proof
+      for position in entries.indices where !proof.admits(entries, order?[position] ?? position) {
+        return false
+      }
       return true
     }
   }
