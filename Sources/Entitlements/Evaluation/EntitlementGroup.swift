@@ -23,9 +23,7 @@ struct EntitlementGroup {
   /// Adds the record of an entry.
   @inline(__always)
   mutating func append(_ record: CoverageRecord) {
-    if record.hasInterval {
-      merger.add(record, at: records.count, coverageIndex: records.count)
-    }
+    merger.add(record, at: records.count, coverageIndex: records.count)
     records.append(record)
   }
 }

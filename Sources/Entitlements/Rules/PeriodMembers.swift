@@ -31,6 +31,11 @@ struct PeriodMembers: Collection, Hashable, Sendable {
       self.records = records
       self.order = order
     }
+
+    /// The record at `position` of the order of start (``PeriodRules/Layout/coverageIndex(at:)``).
+    func record(at position: Int) -> CoverageRecord {
+      records[PeriodRules.Layout.coverageIndex(at: position, in: order)]
+    }
   }
 
   private enum Storage: Sendable {
@@ -87,8 +92,7 @@ struct PeriodMembers: Collection, Hashable, Sendable {
       return ids[position]
     case .layout(let source, let range, _):
       precondition(range.contains(position), "index out of range")
-      let index = source.order?[position] ?? position
-      return source.entries[source.records[index].entryIndex].transactionID
+      return source.entries[source.record(at: position).entryIndex].transactionID
     }
   }
 
@@ -96,9 +100,7 @@ struct PeriodMembers: Collection, Hashable, Sendable {
   /// `range` when none has.
   private func member(_ source: Source, from position: Int, before range: Range<Int>) -> Int {
     var position = position
-    while position < range.upperBound,
-      source.records[source.order?[position] ?? position].interval == nil
-    {
+    while position < range.upperBound, !source.record(at: position).hasInterval {
       position += 1
     }
     return position

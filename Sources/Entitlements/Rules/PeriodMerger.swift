@@ -4,7 +4,7 @@
 /// records came from memory).
 ///
 /// Records are given in order of start with their position in that order; records without an
-/// interval are not given (they belong to no period, and a period's range may span them). When
+/// interval are skipped (they belong to no period, and a period's range may span them). When
 /// `checksOrder`, a start before the previous one stops the merge: ``isInOrder`` turns `false`
 /// and the caller merges again in sorted order.
 ///
@@ -34,8 +34,8 @@ struct PeriodMerger {
     self.checksOrder = checksOrder
   }
 
-  /// Merges `record`, which has an interval and comes at `position` of the order of start;
-  /// `coverageIndex` is its index in the coverage.
+  /// Merges `record`, which comes at `position` of the order of start; `coverageIndex` is its
+  /// index in the coverage. A record without an interval is skipped.
   @inline(__always)
   mutating func add(_ record: CoverageRecord, at position: Int, coverageIndex: Int) {
     guard isInOrder, let next = record.interval else { return }

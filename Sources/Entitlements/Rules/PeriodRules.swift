@@ -54,7 +54,13 @@ enum PeriodRules {
 
     /// The coverage index at `position` of the order of start.
     @inline(__always)
-    func coverageIndex(at position: Int) -> Int { order?[position] ?? position }
+    func coverageIndex(at position: Int) -> Int { Self.coverageIndex(at: position, in: order) }
+
+    /// The coverage index at `position` of `order`, the coverage's own order when `nil`.
+    @inline(__always)
+    static func coverageIndex(at position: Int, in order: [Int]?) -> Int {
+      order?[position] ?? position
+    }
   }
 
   /// The periods of an entitlement's coverage, read from its records alone: `entries` is only
@@ -110,15 +116,10 @@ enum PeriodRules {
     var merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: order == nil)
     // Records read through a buffer: no bounds check or uniqueness test per step.
     coverage.withUnsafeBufferPointer { coverage in
-      if let order {
-        for position in order.indices {
-          merger.add(coverage[order[position]], at: position, coverageIndex: order[position])
-        }
-      } else {
-        for index in coverage.indices where coverage[index].hasInterval {
-          merger.add(coverage[index], at: index, coverageIndex: index)
-          if !merger.isInOrder { break }
-        }
+      for position in 0..<(order?.count ?? coverage.count) {
+        guard merger.isInOrder else { break }
+        let index = Layout.coverageIndex(at: position, in: order)
+        merger.add(coverage[index], at: position, coverageIndex: index)
       }
     }
     return merger.finish(end: order?.count ?? coverage.count)
