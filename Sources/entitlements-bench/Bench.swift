@@ -13,11 +13,13 @@ func seconds(_ block: () -> Void) -> Double {
   return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// The middle of `times`.
+func median(_ times: [Double]) -> Double { times.sorted()[times.count / 2] }
+
 /// Median seconds of `runs` timed runs after one warm-up.
 func median(runs: Int, _ block: () -> Void) -> Double {
   block()
-  let times = (0..<runs).map { _ in seconds(block) }.sorted()
-  return times[times.count / 2]
+  return median((0..<runs).map { _ in seconds(block) })
 }
 
 /// Median seconds of `runs` timed runs of each block after one warm-up each, the blocks run
@@ -31,7 +33,7 @@ func interleavedMedians(runs: Int, _ first: () -> Void, _ second: () -> Void) ->
     times.0.append(seconds(first))
     times.1.append(seconds(second))
   }
-  return (times.0.sorted()[runs / 2], times.1.sorted()[runs / 2])
+  return (median(times.0), median(times.1))
 }
 
 func format(_ value: Double) -> String {
