@@ -168,3 +168,8 @@ struct IncreasingIDsTests {
         == result.map(\.purchaseDate).sorted { ($0 ?? .distantPast) < ($1 ?? .distantPast) })
   }
 }
+
+extension Deduplication.Result {
+  /// The records in canonical order, for the tests to compare.
+  fileprivate var sorted: [ReceiptEntry] { order.map { $0.map { entries[$0] } } ?? entries }
+}

@@ -24,9 +24,6 @@ enum Deduplication {
     /// Whether the ids were proved to increase in ``order``, by the caller's pass over the
     /// entries (``deduplicate(_:provingWith:)``).
     var isProved: Bool
-
-    /// The records in canonical order: a copy when ``entries`` is not in it.
-    var sorted: [ReceiptEntry] { order.map { $0.map { entries[$0] } } ?? entries }
   }
 
   /// Keeps one record per purchase and puts them in canonical order: by a list of indices, so
