@@ -169,7 +169,7 @@ struct IncreasingIDsTests {
   }
 }
 
-extension Deduplication.Result {
+extension Deduplication.Result where Order == [Int] {
   /// The records in canonical order, for the tests to compare.
   fileprivate var sorted: [ReceiptEntry] { order.map { $0.map { entries[$0] } } ?? entries }
 }

@@ -40,25 +40,29 @@ public struct Evaluator: Sendable {
     // Deduplication (SPEC §3) asks for its proofs that the ids increase of the classification
     // (Evaluator+Classification.swift), which makes them as it passes over the entries: the
     // usual history, in canonical order with increasing ids, is read once and neither sorted
-    // nor deduplicated. Out-of-order entries are read in canonical order through a list of
-    // indices (records keep indices into `entries`, so the input is never copied). Only when
-    // no proof holds are the entries deduplicated and classified again.
+    // nor deduplicated. Out-of-order entries are gathered once, in their own order, into what
+    // the classification reads, put in canonical order (``CanonicalEntries``; records keep
+    // indices into `entries`, so the input is never copied). Only when no proof holds are the
+    // entries deduplicated and classified again.
     var classified = Classification(minimumLapse: policy.minimumLapse)
-    var attempts = 0
-    let deduplicated = Deduplication.deduplicate(history.entries) { order, proof in
-      // A second attempt starts afresh; the first needs no new (and freed) classification.
-      if attempts > 0 { classified = Classification(minimumLapse: policy.minimumLapse) }
-      attempts += 1
-      return classify(history.entries, in: order, proving: proof, into: &classified)
-    }
+    var deduplicated = Deduplication.deduplicate(
+      history.entries,
+      ordering: { CanonicalEntries.make($0, catalog: catalog) },
+      provingWith: { canonical, proof in
+        // An attempt that fails leaves `classified` empty for the next.
+        return classify(history.entries, canonical: canonical, proving: proof, into: &classified)
+      })
     if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
     let entries = deduplicated.entries
     if !deduplicated.isProved {
-      classified = Classification(minimumLapse: policy.minimumLapse)
       let classifiedAll = classify(
-        entries, in: deduplicated.order, proving: nil, into: &classified)
+        entries, canonical: deduplicated.order, proving: nil, into: &classified)
       precondition(classifiedAll, "classifying without a proof never stops")
     }
+    // Freed now, before the periods are made: its memory is then theirs, and the heap does not
+    // grow past what the allocator keeps between evaluations (at 10⁵ shuffled entries, 4.8 MB
+    // that would otherwise be fresh pages each time).
+    deduplicated.order = nil
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
     if !renewalInfo.isEmpty {

@@ -57,8 +57,9 @@ enum CoverageRules {
         // `record` takes the starts as an optional, so an escaping, closure; it keeps none.
         withoutActuallyEscaping(upgradeSuccessorStarts) { starts in
           for position in records.indices {
+            let index = records[position].entryIndex
             records[position] = record(
-              of: records[position].entryIndex, as: records[position].productType,
+              of: index, source[index].fields, as: records[position].productType,
               at: position, in: source, catalog: catalog, policy: policy, cursor: &cursor,
               starts: starts)
           }
@@ -71,9 +72,12 @@ enum CoverageRules {
   /// given the records before it (`cursor`). Without `starts` (the entries after it are not
   /// known yet), an upgrade without `cancellation_date` leaves `cursor` incomplete and a
   /// provisional record.
+  ///
+  /// Dates and flags are read from `fields` (the entry's ``ReceiptEntry/Fields``); `source` is
+  /// read only for a non-renewing product's duration and for diagnostics.
   @inline(__always)
   static func record(
-    of index: Int, as type: ProductType, at position: Int,
+    of index: Int, _ fields: ReceiptEntry.Fields, as type: ProductType, at position: Int,
     in source: UnsafeBufferPointer<ReceiptEntry>, catalog: ProductCatalog, policy: Policy,
     cursor: inout Cursor, starts: (() -> [(Instant, Int)])?
   ) -> CoverageRecord {
@@ -85,7 +89,7 @@ enum CoverageRules {
         entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
         naturalInterval: nil)
     }
-    guard let purchase = source[index].purchaseDate else {
+    guard let purchase = fields.purchaseDate else {
       return invalid(
         .missingPurchaseDate, field: "purchase_date",
         message: "no purchase_date: the entry covers nothing")
@@ -95,7 +99,7 @@ enum CoverageRules {
     case .consumable:
       preconditionFailure("consumables are purchase events: they have no coverage record")
     case .autoRenewable:
-      guard let expires = source[index].expiresDate else {
+      guard let expires = fields.expiresDate else {
         return invalid(
           .missingExpiresDate, field: "expires_date",
           message: "an auto-renewable entry without expires_date covers nothing")
@@ -118,27 +122,28 @@ enum CoverageRules {
             + "catalog: the entry covers nothing")
       }
       let start =
-        policy.nonRenewingStacking == .stack && !source[index].isRefunded
+        policy.nonRenewingStacking == .stack && !fields.isRefunded
         ? max(purchase, cursor.stackEnd) : purchase
       natural = Interval(start: start, end: duration.advance(start))
     case .nonConsumable:
       natural = Interval(start: purchase, end: .distantFuture)
     }
     var record = cut(
-      natural, source: source, index: index, position: position, type: type, policy: policy,
+      natural, fields, source: source, index: index, position: position, type: type, policy: policy,
       cursor: &cursor, starts: starts)
     if type == .nonRenewing, let interval = record.interval {
       cursor.stackEnd = max(cursor.stackEnd, interval.end)
     }
     record.setOffers(
-      trial: source[index].isTrialPeriod, intro: source[index].isInIntroOfferPeriod)
+      trial: fields.isTrialPeriod, intro: fields.isInIntroOfferPeriod)
     if record.isRefunded { cursor.refunded.append(natural) }
     return record
   }
 
   /// Applies refunds and upgrades to the natural coverage of `source[index]`.
   private static func cut(
-    _ natural: Interval, source: UnsafeBufferPointer<ReceiptEntry>, index: Int, position: Int,
+    _ natural: Interval, _ fields: ReceiptEntry.Fields, source: UnsafeBufferPointer<ReceiptEntry>,
+    index: Int, position: Int,
     type: ProductType, policy: Policy, cursor: inout Cursor,
     starts: (() -> [(Instant, Int)])?
   ) -> CoverageRecord {
@@ -148,8 +153,8 @@ enum CoverageRules {
         interval: interval.flatMap { $0.isEmpty ? nil : $0 }, disposition: disposition,
         naturalInterval: natural)
     }
-    let cancellationDate = source[index].cancellationDate
-    let isUpgraded = source[index].isUpgraded
+    let cancellationDate = fields.cancellationDate
+    let isUpgraded = fields.isUpgraded
     if !isUpgraded, let cancellation = cancellationDate {
       switch policy.cancellation {
       case .voidEntirely:

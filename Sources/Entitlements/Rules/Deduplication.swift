@@ -11,18 +11,19 @@
 ///
 /// - Complexity: O(n log n).
 enum Deduplication {
-  /// One record per purchase, and the order in which to read them.
-  struct Result {
+  /// One record per purchase, and the order in which to read them: `Order` is a list of
+  /// indices (``canonicalOrder(_:)``), or the evaluator's ``CanonicalEntries``.
+  struct Result<Order> {
     /// The records kept, in no particular order: the input itself when it holds no duplicate
     /// (nothing is copied), else a new list.
     var entries: [ReceiptEntry]
-    /// The indices of ``entries`` in canonical order (by purchase date, then by the records'
-    /// fields); `nil` when ``entries`` is in that order.
-    var order: [Int]?
+    /// The canonical order of ``entries`` (by purchase date, then by the records' fields);
+    /// `nil` when ``entries`` is in that order.
+    var order: Order?
     /// The conflicts found between records of one purchase.
     var diagnostics: [Diagnostic]
     /// Whether the ids were proved to increase in ``order``, by the caller's pass over the
-    /// entries (``deduplicate(_:provingWith:)``).
+    /// entries (``deduplicate(_:ordering:provingWith:)``).
     var isProved: Bool
   }
 
@@ -32,12 +33,16 @@ enum Deduplication {
   ///
   /// - Parameter entries: The records.
   /// - Returns: One record per purchase, their canonical order, and the conflicts found.
-  static func deduplicate(_ entries: [ReceiptEntry]) -> Result {
-    deduplicate(entries) { order, proof in idsIncrease(entries, in: order, proof) }
+  static func deduplicate(_ entries: [ReceiptEntry]) -> Result<[Int]> {
+    deduplicate(entries, ordering: canonicalOrder) { order, proof in
+      idsIncrease(entries, in: order, proof)
+    }
   }
 
   /// ``deduplicate(_:)``, asking `prove` whether the ids increase: the evaluator proves it
-  /// while it classifies the entries, so that it passes over them once.
+  /// while it classifies the entries, so that it passes over them once. `ordering` gives the
+  /// canonical order of the entries it is given (``canonicalOrder(_:)``, or the evaluator's
+  /// ``CanonicalEntries``, which gathers what it reads of each entry in the same pass).
   ///
   /// `prove(order, proof)` reads the entries in `order` (their own order when `nil`) and
   /// returns whether `proof` admits each in turn (``IncreasingIDs``); asked first with the
@@ -47,26 +52,30 @@ enum Deduplication {
   ///
   /// - Parameters:
   ///   - entries: The records.
+  ///   - ordering: The canonical order of the records; `nil` when they are in it.
   ///   - prove: Whether `proof` admits every entry, read in the order given.
   /// - Returns: One record per purchase, their canonical order, and the conflicts found.
-  @inline(__always)  // the evaluator's path: its closure is inlined with it
-  static func deduplicate(
-    _ entries: [ReceiptEntry], provingWith prove: (_ order: [Int]?, _ proof: IncreasingIDs) -> Bool
-  ) -> Result {
+  @inline(__always)  // the evaluator's path: its closures are inlined with it
+  static func deduplicate<Order>(
+    _ entries: [ReceiptEntry], ordering: ([ReceiptEntry]) -> Order?,
+    provingWith prove: (_ order: Order?, _ proof: IncreasingIDs) -> Bool
+  ) -> Result<Order> {
     // The common case, records in canonical order with increasing ids: one pass proves both.
     if prove(nil, IncreasingIDs(checkingOrder: true)) {
       return Result(entries: entries, order: nil, diagnostics: [], isProved: true)
     }
-    let order = canonicalOrder(entries)
+    let order = ordering(entries)
     if prove(order, IncreasingIDs(checkingOrder: false)) {
       return Result(entries: entries, order: order, diagnostics: [], isProved: true)
     }
-    return deduplicate(entries, in: order)
+    return deduplicate(entries, in: order, ordering: ordering)
   }
 
   /// One record per purchase when the ids were not proved to increase in canonical `order`: a
   /// table decides. Kept out of line: the proofs above are inlined into the evaluator's path.
-  private static func deduplicate(_ entries: [ReceiptEntry], in order: [Int]?) -> Result {
+  private static func deduplicate<Order>(
+    _ entries: [ReceiptEntry], in order: Order?, ordering: ([ReceiptEntry]) -> Order?
+  ) -> Result<Order> {
     // Unique records are still the norm: no record is moved into a dictionary.
     if isUnique(entries) {
       return Result(entries: entries, order: order, diagnostics: [], isProved: false)
@@ -97,7 +106,7 @@ enum Deduplication {
     }
     result.append(contentsOf: byOrderLine.values)
     return Result(
-      entries: result, order: canonicalOrder(result), diagnostics: diagnostics, isProved: false)
+      entries: result, order: ordering(result), diagnostics: diagnostics, isProved: false)
   }
 
   /// Whether transaction ids strictly increase, and so do the order lines of subscription
@@ -133,8 +142,8 @@ enum Deduplication {
   struct IncreasingIDs {
     /// Whether the order of purchase dates is proved too.
     let checkingOrder: Bool
-    /// The entry admitted last.
-    private var previous: Int?
+    /// The entry admitted last: its index, transaction number and purchase instant.
+    private var previous: (index: Int, number: IdentifierNumber, purchase: Instant)?
     private var previousOrderLine: (number: IdentifierNumber, index: Int)?
 
     init(checkingOrder: Bool) {
@@ -145,27 +154,34 @@ enum Deduplication {
     /// stop at the first `false`.
     @inline(__always)
     mutating func admits(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int) -> Bool {
+      admits(entries[index].fields, of: index, in: entries)
+    }
+
+    /// ``admits(_:_:)``, given the entry's ``ReceiptEntry/Fields`` (its usual path reads
+    /// nothing else; ids that are not plain numbers are read from `entries`).
+    @inline(__always)
+    mutating func admits(
+      _ fields: ReceiptEntry.Fields, of index: Int, in entries: UnsafeBufferPointer<ReceiptEntry>
+    ) -> Bool {
+      let purchase = fields.purchaseDate ?? .distantPast
       if let before = previous {
         guard
           IdentifierNumber.precedes(
-            entries[before].transactionNumber, entries[before].transactionID.rawValue,
-            entries[index].transactionNumber, entries[index].transactionID.rawValue)
+            before.number, entries[before.index].transactionID.rawValue,
+            fields.transactionNumber, entries[index].transactionID.rawValue)
         else { return false }
-        if checkingOrder {
-          let earlier = entries[before].purchaseDate ?? .distantPast
-          let purchase = entries[index].purchaseDate ?? .distantPast
-          // Canonical order breaks ties on the date by the ids' `String` order, which
-          // differs from the numbers' for ids of different lengths ("9" and "10").
-          if purchase < earlier
-            || (purchase == earlier
-              && !(entries[before].transactionID < entries[index].transactionID))
-          {
-            return false
-          }
+        // Canonical order breaks ties on the date by the ids' `String` order, which differs
+        // from the numbers' for ids of different lengths ("9" and "10").
+        if checkingOrder
+          && (purchase < before.purchase
+            || (purchase == before.purchase
+              && !(entries[before.index].transactionID < entries[index].transactionID)))
+        {
+          return false
         }
       }
-      previous = index
-      guard let number = orderLineNumber(entries, index) else { return true }
+      previous = (index, fields.transactionNumber, purchase)
+      guard let number = orderLineNumber(fields, of: index, in: entries) else { return true }
       if let previous = previousOrderLine,
         !IdentifierNumber.precedes(
           previous.number, entries[previous.index].webOrderLineItemID?.rawValue ?? "",
@@ -178,14 +194,15 @@ enum Deduplication {
     }
   }
 
-  /// ``orderLineKey(_:)`` of `entries[index]` as its number, read in place with no `String`
-  /// when the order line is a plain number; `nil` when the entry has no usable order line.
+  /// ``orderLineKey(_:)`` of `entries[index]` as its number, read from its `fields` with no
+  /// `String` when the order line is a plain number; `nil` when the entry has no usable order
+  /// line.
   @inline(__always)
-  private static func orderLineNumber(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int)
-    -> IdentifierNumber?
-  {
-    let number = entries[index].orderLineNumber
-    guard entries[index].expiresDate != nil else { return nil }
+  private static func orderLineNumber(
+    _ fields: ReceiptEntry.Fields, of index: Int, in entries: UnsafeBufferPointer<ReceiptEntry>
+  ) -> IdentifierNumber? {
+    let number = fields.orderLineNumber
+    guard fields.expiresDate != nil else { return nil }
     if number.isPlain { return number.value == 0 ? nil : number }
     return orderLineKey(entries, index) == nil ? nil : number
   }
@@ -259,27 +276,32 @@ enum Deduplication {
   /// The indices of `entries` in canonical order; `nil` when they are already in it (the
   /// usual case).
   static func canonicalOrder(_ entries: [ReceiptEntry]) -> [Int]? {
+    let keys = entries.withUnsafeBufferPointer { entries in
+      entries.map { purchaseKey($0.purchaseDate) }
+    }
+    return canonicalOrder(entries, keys: keys)
+  }
+
+  /// The key that orders purchase instants as unsigned integers (none first).
+  @inline(__always)
+  static func purchaseKey(_ purchase: Instant?) -> UInt64 {
+    UInt64(bitPattern: (purchase ?? .distantPast).millisecondsSince1970) ^ (1 << 63)
+  }
+
+  /// ``canonicalOrder(_:)``, given each entry's ``purchaseKey(_:)``.
+  static func canonicalOrder(_ entries: [ReceiptEntry], keys: [UInt64]) -> [Int]? {
     var sorted = true
-    var previous = Instant.distantPast
-    for index in entries.indices {
-      let purchase = entries[index].purchaseDate ?? .distantPast
-      if purchase < previous
-        || (purchase == previous && index > 0
-          && canonicallyPrecedes(entries[index], entries[index - 1]))
-      {
-        sorted = false
-        break
-      }
-      previous = purchase
+    for index in keys.indices.dropFirst()
+    where keys[index] < keys[index - 1]
+      || (keys[index] == keys[index - 1]
+        && canonicallyPrecedes(entries[index], entries[index - 1]))
+    {
+      sorted = false
+      break
     }
     if sorted { return nil }
-    // Sort the purchase instants (as order-preserving unsigned keys) by radix, not records;
-    // runs of one purchase instant are then put in the full order.
-    let keys = entries.withUnsafeBufferPointer { entries in
-      entries.map {
-        UInt64(bitPattern: ($0.purchaseDate ?? .distantPast).millisecondsSince1970) ^ (1 << 63)
-      }
-    }
+    // Sort the purchase instants by radix, not records; runs of one purchase instant are then
+    // put in the full order.
     var order = RadixOrder.order(of: keys)
     var runStart = 0
     while runStart < order.count {

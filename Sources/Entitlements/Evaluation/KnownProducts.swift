@@ -1,0 +1,46 @@
+/// The catalog products a history names, in the order the evaluator meets them, each in a
+/// numbered slot (SPEC §2: the catalog decides a listed product's type and entitlement).
+///
+/// A history names a handful of products, so a short scan of their ids beats hashing every
+/// entry's product id. The ids kept are the entries' own strings, not the catalog's: entries
+/// read from one document share one string per product, and identical strings compare equal
+/// without reading their bytes (issue: performance).
+///
+/// ```swift
+/// var known = KnownProducts()
+/// known.slot(of: "com.example.monthly", in: catalog)  // 0
+/// known.slot(of: "com.example.yearly", in: catalog)   // 1
+/// known.slot(of: "com.example.monthly", in: catalog)  // 0, found by the scan
+/// known.slot(of: "not.in.catalog", in: catalog)       // nil
+/// ```
+struct KnownProducts {
+  /// How many products are kept: more are looked up in the catalog each time.
+  static let limit = 8
+
+  /// The products, by slot.
+  private(set) var products: [Product] = []
+  /// The id each product was first met with, by slot.
+  private var ids: [ProductID] = []
+
+  /// The slot of the catalog's product `id`, given one if it has none yet and fewer than
+  /// ``limit`` are kept; `nil` when the catalog does not list `id`, or the slots are full.
+  @inline(__always)
+  mutating func slot(of id: ProductID, in catalog: ProductCatalog) -> Int? {
+    // In place: a closure over the list (`firstIndex(where:)`) would retain each id.
+    let found = ids.withUnsafeBufferPointer { ids -> Int? in
+      for slot in ids.indices where ids[slot] == id { return slot }
+      return nil
+    }
+    if let found { return found }
+    guard !catalog.isEmpty, products.count < Self.limit, let product = catalog[id] else {
+      return nil
+    }
+    if products.isEmpty {  // one allocation each, not regrowth
+      products.reserveCapacity(Self.limit)
+      ids.reserveCapacity(Self.limit)
+    }
+    products.append(product)
+    ids.append(id)
+    return products.count - 1
+  }
+}
