@@ -75,11 +75,11 @@ extension Evaluator {
           if entitlement != result.currentID {
             if let currentID = result.currentID { result.groups[currentID] = result.current }
             result.currentID = entitlement
+            let group = EntitlementGroup(
+              minimumLapse: policy.minimumLapse, mergesAsItGoes: !isCanonical)
             result.current =
               result.groups.isEmpty
-              ? EntitlementGroup(minimumLapse: policy.minimumLapse)
-              : result.groups.removeValue(forKey: entitlement)
-                ?? EntitlementGroup(minimumLapse: policy.minimumLapse)
+              ? group : result.groups.removeValue(forKey: entitlement) ?? group
             // The first entitlement usually takes every remaining entry: no regrowth.
             if result.groups.isEmpty {
               result.current.records.reserveCapacity(entries.count - position)

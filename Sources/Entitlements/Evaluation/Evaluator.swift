@@ -122,10 +122,11 @@ public struct Evaluator: Sendable {
     _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
     renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
   ) -> EntitlementEvaluation {
-    // The periods merged as the records were made, unless the records were made again.
+    // The periods merged as the records were made, unless they are merged now (the records
+    // were made again, or from canonical entries: EntitlementGroup).
     var merged: [PeriodRules.Layout.Span]?
     if group.cursor.isComplete {
-      merged = group.merger.finish(end: group.records.count)
+      merged = group.merger?.finish(end: group.records.count) ?? nil
     } else {
       CoverageRules.cover(
         &group.records, in: source, catalog: catalog, policy: policy, cursor: &group.cursor)
