@@ -35,6 +35,11 @@ extension Evaluator {
         // The catalog products met so far.
         var known = canonical?.products ?? KnownProducts()
         let isCanonical = canonical != nil
+        // The slot of the last typed entry's listed product, and its type: an entry of the
+        // same product (the usual next one) goes to the same group, and its entitlement, a
+        // `String`, is neither copied nor compared.
+        var groupSlot: Int?
+        var groupType = ProductType.autoRenewable
         for position in entries.indices {
           let index: Int
           let fields: ReceiptEntry.Fields
@@ -54,36 +59,47 @@ extension Evaluator {
             return false
           }
           var entryDiagnostics: [Diagnostic] = []
-          // The catalog decides a listed product's type and entitlement (SPEC §2).
-          let itemType: ProductType?
-          let entitlement: EntitlementID
-          if let slot {
-            (itemType, entitlement) = (known.products[slot].type, known.products[slot].entitlement)
-          } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
-            // Listed, beyond the slots of ``KnownProducts``.
-            (itemType, entitlement) = (product.type, product.entitlement)
+          let type: ProductType
+          if let slot, slot == groupSlot {
+            // The listed product of the entry before: its type, and the current group.
+            type = groupType
           } else {
-            (itemType, entitlement) = ProductClassification.classify(
-              entries[index], catalog: catalog, diagnostics: &entryDiagnostics)
-          }
-          guard let type = itemType, type != .consumable else {
-            if !entryDiagnostics.isEmpty { result.diagnostics += entryDiagnostics }
-            result.purchaseEvents.append(
-              PurchaseEvent(entry: entries[index], productType: itemType))
-            continue
-          }
-          if entitlement != result.currentID {
-            if let currentID = result.currentID { result.groups[currentID] = result.current }
-            result.currentID = entitlement
-            let group = EntitlementGroup(
-              minimumLapse: policy.minimumLapse, mergesAsItGoes: !isCanonical)
-            result.current =
-              result.groups.isEmpty
-              ? group : result.groups.removeValue(forKey: entitlement) ?? group
-            // The first entitlement usually takes every remaining entry: no regrowth.
-            if result.groups.isEmpty {
-              result.current.records.reserveCapacity(entries.count - position)
+            // The catalog decides a listed product's type and entitlement (SPEC §2).
+            let itemType: ProductType?
+            let entitlement: EntitlementID
+            if let slot {
+              (itemType, entitlement) = (
+                known.products[slot].type, known.products[slot].entitlement
+              )
+            } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
+              // Listed, beyond the slots of ``KnownProducts``.
+              (itemType, entitlement) = (product.type, product.entitlement)
+            } else {
+              (itemType, entitlement) = ProductClassification.classify(
+                entries[index], catalog: catalog, diagnostics: &entryDiagnostics)
             }
+            guard let typed = itemType, typed != .consumable else {
+              if !entryDiagnostics.isEmpty { result.diagnostics += entryDiagnostics }
+              result.purchaseEvents.append(
+                PurchaseEvent(entry: entries[index], productType: itemType))
+              groupSlot = nil
+              continue
+            }
+            type = typed
+            if entitlement != result.currentID {
+              if let currentID = result.currentID { result.groups[currentID] = result.current }
+              result.currentID = entitlement
+              let group = EntitlementGroup(
+                minimumLapse: policy.minimumLapse, mergesAsItGoes: !isCanonical)
+              result.current =
+                result.groups.isEmpty
+                ? group : result.groups.removeValue(forKey: entitlement) ?? group
+              // The first entitlement usually takes every remaining entry: no regrowth.
+              if result.groups.isEmpty {
+                result.current.records.reserveCapacity(entries.count - position)
+              }
+            }
+            (groupSlot, groupType) = (slot, type)
           }
           // Later entries are not known yet: an upgrade that needs them leaves the group's
           // cursor incomplete, and the group is evaluated again once they are.
