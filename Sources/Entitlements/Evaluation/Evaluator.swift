@@ -45,6 +45,7 @@ public struct Evaluator: Sendable {
     // indices into `entries`, so the input is never copied). Only when no proof holds are the
     // entries deduplicated and classified again.
     var classified = Classification(minimumLapse: policy.minimumLapse)
+    let catalog = catalog  // captured alone: capturing `self` copied the evaluator
     var deduplicated = Deduplication.deduplicate(
       history.entries,
       ordering: { CanonicalEntries.make($0, catalog: catalog) },

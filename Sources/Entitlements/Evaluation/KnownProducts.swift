@@ -17,30 +17,25 @@ struct KnownProducts {
   /// How many products are kept: more are looked up in the catalog each time.
   static let limit = 8
 
-  /// The products, by slot.
+  /// The products, by slot, each with the id it was first met with (an equal string).
   private(set) var products: [Product] = []
-  /// The id each product was first met with, by slot.
-  private var ids: [ProductID] = []
 
   /// The slot of the catalog's product `id`, given one if it has none yet and fewer than
   /// ``limit`` are kept; `nil` when the catalog does not list `id`, or the slots are full.
   @inline(__always)
   mutating func slot(of id: ProductID, in catalog: ProductCatalog) -> Int? {
-    // In place: a closure over the list (`firstIndex(where:)`) would retain each id.
-    let found = ids.withUnsafeBufferPointer { ids -> Int? in
-      for slot in ids.indices where ids[slot] == id { return slot }
+    // In place: a closure over the list (`firstIndex(where:)`) would retain each product.
+    let found = products.withUnsafeBufferPointer { products -> Int? in
+      for slot in products.indices where products[slot].id == id { return slot }
       return nil
     }
     if let found { return found }
-    guard !catalog.isEmpty, products.count < Self.limit, let product = catalog[id] else {
+    guard !catalog.isEmpty, products.count < Self.limit, var product = catalog[id] else {
       return nil
     }
-    if products.isEmpty {  // one allocation each, not regrowth
-      products.reserveCapacity(Self.limit)
-      ids.reserveCapacity(Self.limit)
-    }
+    if products.isEmpty { products.reserveCapacity(Self.limit) }  // one allocation, no regrowth
+    product.id = id
     products.append(product)
-    ids.append(id)
     return products.count - 1
   }
 }
