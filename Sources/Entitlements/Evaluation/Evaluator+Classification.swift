@@ -1,7 +1,8 @@
 /// Classification, the evaluator's one pass over the entries (issue: performance; DESIGN.md
 /// "Performance"): each entry gets a type and an entitlement (SPEC §2), its coverage record is
 /// evaluated (SPEC §4) and merged into periods (SPEC §5) as it is read, and the order of the
-/// entries is proved on the way.
+/// entries is proved on the way. An out-of-order history is read through its
+/// ``CanonicalEntries``, and its periods are merged after the pass (``EntitlementGroup``).
 extension Evaluator {
   /// What classifying a history gives: purchase events, what could not be grouped, and one
   /// group per entitlement.

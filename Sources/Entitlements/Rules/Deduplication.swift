@@ -12,7 +12,7 @@
 /// - Complexity: O(n log n).
 enum Deduplication {
   /// One record per purchase, and the order in which to read them: `Order` is a list of
-  /// indices (``canonicalOrder(_:)``), or the evaluator's ``CanonicalEntries``.
+  /// indices (``canonicalOrder(_:)``), or the evaluator's own form of it.
   struct Result<Order> {
     /// The records kept, in no particular order: the input itself when it holds no duplicate
     /// (nothing is copied), else a new list.
@@ -41,8 +41,8 @@ enum Deduplication {
 
   /// ``deduplicate(_:)``, asking `prove` whether the ids increase: the evaluator proves it
   /// while it classifies the entries, so that it passes over them once. `ordering` gives the
-  /// canonical order of the entries it is given (``canonicalOrder(_:)``, or the evaluator's
-  /// ``CanonicalEntries``, which gathers what it reads of each entry in the same pass).
+  /// canonical order of the entries it is given: ``canonicalOrder(_:)``, or the evaluator's,
+  /// which also gathers what it reads of each entry.
   ///
   /// `prove(order, proof)` reads the entries in `order` (their own order when `nil`) and
   /// returns whether `proof` admits each in turn (``IncreasingIDs``); asked first with the
@@ -279,17 +279,6 @@ enum Deduplication {
     let keys = entries.withUnsafeBufferPointer { entries in
       entries.map { purchaseKey($0.purchaseDate) }
     }
-    return canonicalOrder(entries, keys: keys)
-  }
-
-  /// The key that orders purchase instants as unsigned integers (none first).
-  @inline(__always)
-  static func purchaseKey(_ purchase: Instant?) -> UInt64 {
-    UInt64(bitPattern: (purchase ?? .distantPast).millisecondsSince1970) ^ (1 << 63)
-  }
-
-  /// ``canonicalOrder(_:)``, given each entry's ``purchaseKey(_:)``.
-  static func canonicalOrder(_ entries: [ReceiptEntry], keys: [UInt64]) -> [Int]? {
     var sorted = true
     for index in keys.indices.dropFirst()
     where keys[index] < keys[index - 1]
@@ -313,6 +302,12 @@ enum Deduplication {
       runStart = runEnd
     }
     return order
+  }
+
+  /// The key that orders purchase instants as unsigned integers (none first).
+  @inline(__always)
+  static func purchaseKey(_ purchase: Instant?) -> UInt64 {
+    UInt64(bitPattern: (purchase ?? .distantPast).millisecondsSince1970) ^ (1 << 63)
   }
 
   /// The record to keep of two records of one purchase.
