@@ -23,8 +23,13 @@ struct PeriodMerger {
   private(set) var isInOrder = true
   /// The periods closed so far.
   private var spans: [PeriodRules.Layout.Span] = []
-  /// The period being merged.
-  private var open: PeriodRules.Layout.Span?
+  /// The period being merged, when ``isOpen``: kept out of an optional, so that each record
+  /// updates it in place instead of copying it out and back.
+  private var open = PeriodRules.Layout.Span(
+    range: 0..<0, ending: PeriodRules.Layout.Ending(0, .autoRenewable),
+    interval: Interval(start: .distantPast, end: .distantPast), beganWithTrial: false,
+    beganWithIntroOffer: false)
+  private var isOpen = false
   /// Where the open period began.
   private var firstStart = Instant.distantPast
   private var previousStart = Instant.distantPast
@@ -46,23 +51,23 @@ struct PeriodMerger {
       }
       previousStart = next.start
     }
-    if var span = open {
-      let end = span.interval.end
+    if isOpen {
+      let end = open.interval.end
       if next.start <= end || (end < .distantFuture && next.start - end < minimumLapse) {
         if next.start == firstStart {
-          span.beganWithTrial = span.beganWithTrial || record.isTrialPeriod
-          span.beganWithIntroOffer = span.beganWithIntroOffer || record.isInIntroOfferPeriod
+          open.beganWithTrial = open.beganWithTrial || record.isTrialPeriod
+          open.beganWithIntroOffer = open.beganWithIntroOffer || record.isInIntroOfferPeriod
         }
         if next.end >= end {
-          span.interval = Interval(start: firstStart, end: next.end)
-          span.ending = PeriodRules.Layout.Ending(coverageIndex, record.productType)
+          open.interval = Interval(start: firstStart, end: next.end)
+          open.ending = PeriodRules.Layout.Ending(coverageIndex, record.productType)
         }
-        open = span
         return
       }
-      close(span, before: position)
+      close(before: position)
     }
     firstStart = next.start
+    isOpen = true
     open = PeriodRules.Layout.Span(
       range: position..<position,
       ending: PeriodRules.Layout.Ending(coverageIndex, record.productType),
@@ -74,16 +79,16 @@ struct PeriodMerger {
   /// came out of order.
   mutating func finish(end: Int) -> [PeriodRules.Layout.Span]? {
     guard isInOrder else { return nil }
-    if let span = open { close(span, before: end) }
-    open = nil
+    if isOpen { close(before: end) }
+    isOpen = false
     return spans
   }
 
-  private mutating func close(_ span: PeriodRules.Layout.Span, before end: Int) {
-    var span = span
-    span.range = span.range.lowerBound..<end
+  /// Closes the open period at `end`.
+  private mutating func close(before end: Int) {
+    open.range = open.range.lowerBound..<end
     // Few periods is the norm: one small allocation instead of regrowth from empty.
     if spans.isEmpty { spans.reserveCapacity(8) }
-    spans.append(span)
+    spans.append(open)
   }
 }
