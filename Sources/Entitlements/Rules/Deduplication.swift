@@ -276,32 +276,11 @@ enum Deduplication {
   /// The indices of `entries` in canonical order; `nil` when they are already in it (the
   /// usual case).
   static func canonicalOrder(_ entries: [ReceiptEntry]) -> [Int]? {
-    let keys = entries.withUnsafeBufferPointer { entries in
-      entries.map { purchaseKey($0.purchaseDate) }
+    let arranged = entries.withUnsafeBufferPointer { entries in
+      PurchaseBuckets.arrange(
+        entries, value: { index, key in (key: key, index: index) }, key: \.key, index: \.index)
     }
-    var sorted = true
-    for index in keys.indices.dropFirst()
-    where keys[index] < keys[index - 1]
-      || (keys[index] == keys[index - 1]
-        && canonicallyPrecedes(entries[index], entries[index - 1]))
-    {
-      sorted = false
-      break
-    }
-    if sorted { return nil }
-    // Sort the purchase instants by radix, not records; runs of one purchase instant are then
-    // put in the full order.
-    var order = RadixOrder.order(of: keys)
-    var runStart = 0
-    while runStart < order.count {
-      var runEnd = runStart + 1
-      while runEnd < order.count, keys[order[runEnd]] == keys[order[runStart]] { runEnd += 1 }
-      if runEnd - runStart > 1 {
-        order[runStart..<runEnd].sort { canonicallyPrecedes(entries[$0], entries[$1]) }
-      }
-      runStart = runEnd
-    }
-    return order
+    return arranged?.map(\.index)
   }
 
   /// The key that orders purchase instants as unsigned integers (none first).

@@ -1,0 +1,81 @@
+import EntitlementsTesting
+import Testing
+
+@testable import Entitlements
+
+/// The one sort of out-of-order entries, through both its users (the indices of
+/// `Deduplication.canonicalOrder` and the evaluator's `CanonicalEntries`): the same order as
+/// sorting the entries themselves, whatever the spread of their purchase instants.
+@Suite("Purchase buckets")
+struct PurchaseBucketsTests {
+  typealias Fixture = CanonicalEntriesTests
+
+  static func entry(_ id: String, _ purchase: Int64?, product: Int = 0) -> ReceiptEntry {
+    Fixture.entry(id, purchase, product: product)
+  }
+
+  /// The entries in the order each user gives; `nil` when it says they are in order.
+  static func arranged(_ entries: [ReceiptEntry]) -> [[ReceiptEntry]?] {
+    [
+      Deduplication.canonicalOrder(entries)?.map { entries[$0] },
+      CanonicalEntries.make(entries, catalog: Fixture.catalog)?.entries.map {
+        entries[Int($0.index)]
+      },
+    ]
+  }
+
+  @Test(
+    arguments: [
+      ("no entry", []),
+      ("one entry", [entry("1", 5)]),
+      ("in order", [entry("1", 5), entry("2", 6), entry("3", 6)]),
+      // One instant: the ids' `String` order decides, and "10" comes before "9".
+      ("a tie in order", [entry("10", 5), entry("9", 5)]),
+      ("no purchase date first", [entry("1", nil), entry("2", -5), entry("3", 0)]),
+    ] as [(String, [ReceiptEntry])])
+  func entriesInCanonicalOrderNeedNone(name: String, entries: [ReceiptEntry]) {
+    #expect(Self.arranged(entries) == [nil, nil], "\(name)")
+  }
+
+  @Test(
+    arguments: [
+      ("reversed", [entry("2", 6), entry("1", 5)]),
+      ("a tie out of order", [entry("9", 5), entry("10", 5)]),
+      ("no purchase date last", [entry("2", -5), entry("1", nil)]),
+      // Entries with one instant and equal fields but their product: kept apart by their
+      // printed fields.
+      ("equal but the product", [entry("1", 5, product: 2), entry("1", 5, product: 1)]),
+      // Equal entries keep their order.
+      ("equal", [entry("1", 6), entry("1", 5), entry("1", 5)]),
+    ] as [(String, [ReceiptEntry])])
+  func outOfOrderEntriesAreSorted(name: String, entries: [ReceiptEntry]) {
+    let expected = entries.sorted(by: Deduplication.canonicallyPrecedes)
+    #expect(Self.arranged(entries) == [expected, expected], "\(name)")
+  }
+
+  /// Seeded histories whose instants are spread evenly, clustered (buckets of many entries,
+  /// sorted by comparison), tied, or far apart (one bucket per entry at most, many empty).
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func agreesWithSortingTheEntries(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let spreads: [(String, () -> Int64?)] = [
+      ("even", { random.int64(in: 0...1_000_000) }),
+      (
+        "clustered",
+        { random.chance(0.05) ? random.int64(in: 0...1 << 40) : random.int64(in: 0...40) }
+      ),
+      ("tied", { random.chance(0.02) ? nil : random.int64(in: -3...3) }),
+      ("far apart", { random.chance(0.5) ? Int64.min / 2 : random.int64(in: 0...Int64.max / 2) }),
+    ]
+    for (name, purchase) in spreads {
+      let count = Int(random.int64(in: 2...600))
+      var entries = (0..<count).map { index in
+        Self.entry(String(random.int64(in: 1...50_000)), purchase(), product: index % 3)
+      }
+      entries.shuffle(using: &random)
+      let expected = entries.sorted(by: Deduplication.canonicallyPrecedes)
+      let either: [ReceiptEntry]? = expected == entries ? nil : expected
+      #expect(Self.arranged(entries) == [either, either], "seed \(seed), \(name)")
+    }
+  }
+}
