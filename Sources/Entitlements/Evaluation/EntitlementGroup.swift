@@ -16,8 +16,8 @@ struct EntitlementGroup {
   /// merged after the pass.
   var merger: PeriodMerger?
 
-  /// An empty group, merging with gaps shorter than `minimumLapse` merged away, as the records
-  /// are made or, unless `mergesAsItGoes`, after the pass.
+  /// An empty group whose periods are merged (gaps shorter than `minimumLapse` merged away)
+  /// as its records are made when `mergesAsItGoes`, else after the pass.
   ///
   /// An out-of-order history's pass reads its ``CanonicalEntries``, freed after the pass: its
   /// periods, merged then, take their memory instead of more. Merged during the pass, at 10⁵

@@ -40,8 +40,8 @@ public struct Evaluator: Sendable {
     // Deduplication (SPEC §3) asks for its proofs that the ids increase of the classification
     // (Evaluator+Classification.swift), which makes them as it passes over the entries: the
     // usual history, in canonical order with increasing ids, is read once and neither sorted
-    // nor deduplicated. Out-of-order entries are gathered once, in their own order, into what
-    // the classification reads, put in canonical order (``CanonicalEntries``; records keep
+    // nor deduplicated. Out-of-order entries are read in their own order into what the
+    // classification reads of them, put in canonical order (``CanonicalEntries``; records keep
     // indices into `entries`, so the input is never copied). Only when no proof holds are the
     // entries deduplicated and classified again.
     var classified = Classification(minimumLapse: policy.minimumLapse)
