@@ -177,4 +177,20 @@ struct EvaluatorTests {
     var random = SeededRandom(seed: 20_000)
     #expect(try evaluateOne(random.shuffled(entries)) == evaluation)
   }
+
+  @Test func aShuffledHistoryOfManyLapsesEvaluatesAsInOrder() throws {
+    // 400 monthly entries with a lapse after each: more periods than a group read from
+    // canonical entries keeps room for, so they are merged after the pass.
+    let start = instant("2000-01-01")
+    let entries = (0..<400).map { index in
+      let from = start + .days(Int64(40 * index))
+      return ReceiptEntry(
+        productID: "monthly", transactionID: TransactionID("\(1000 + index)"),
+        originalTransactionID: "1", purchaseDate: from, expiresDate: from + .days(30))
+    }
+    let inOrder = try evaluateOne(entries)
+    #expect(inOrder.periods.count == 400)
+    var random = SeededRandom(seed: 400)
+    #expect(try evaluateOne(random.shuffled(entries)) == inOrder)
+  }
 }

@@ -28,13 +28,16 @@ struct PeriodMergerTests {
   }
 
   /// With gaps shorter than the minimum lapse merged away, fed out of order it stops.
+  /// A record covering `[start, end)`.
+  static func record(_ start: String, _ end: String) -> CoverageRecord {
+    let span = interval(start, end)
+    return CoverageRecord(
+      entryIndex: 0, productType: .autoRenewable, interval: span, disposition: .covers,
+      naturalInterval: span)
+  }
+
   @Test func mergesShortGapsAndStopsOutOfOrder() {
-    func record(_ start: String, _ end: String) -> CoverageRecord {
-      let span = interval(start, end)
-      return CoverageRecord(
-        entryIndex: 0, productType: .autoRenewable, interval: span, disposition: .covers,
-        naturalInterval: span)
-    }
+    let record = Self.record
     var merger = PeriodMerger(minimumLapse: .hours(1), checksOrder: true)
     merger.add(record("2020-01-01T00:00:00Z", "2020-01-02T00:00:00Z"), at: 0, coverageIndex: 0)
     merger.add(record("2020-01-02T00:30:00Z", "2020-01-03T00:00:00Z"), at: 2, coverageIndex: 2)
@@ -50,7 +53,19 @@ struct PeriodMergerTests {
     var unordered = PeriodMerger(minimumLapse: .zero, checksOrder: true)
     unordered.add(record("2020-02-01", "2020-03-01"), at: 0, coverageIndex: 0)
     unordered.add(record("2020-01-01", "2020-02-01"), at: 1, coverageIndex: 1)
-    #expect(!unordered.isInOrder)
+    #expect(!unordered.isMerging)
     #expect(unordered.finish(end: 2) == nil)
+  }
+
+  /// With a limit of periods, one period more stops the merge (the caller merges again).
+  @Test(
+    arguments: [(1, nil), (2, [0..<1, 1..<2]), (3, [0..<1, 1..<2])] as [(Int, [Range<Int>]?)])
+  func aPeriodPastTheLimitStopsTheMerge(limit: Int, expected: [Range<Int>]?) {
+    let record = Self.record
+    var merger = PeriodMerger(minimumLapse: .zero, checksOrder: true, spanLimit: limit)
+    merger.add(record("2020-01-01", "2020-02-01"), at: 0, coverageIndex: 0)
+    merger.add(record("2020-03-01", "2020-04-01"), at: 1, coverageIndex: 1)
+    #expect(merger.finish(end: 2)?.map(\.range) == expected)
+    #expect(merger.isMerging == (expected != nil))
   }
 }

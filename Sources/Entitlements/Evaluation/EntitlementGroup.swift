@@ -12,25 +12,28 @@ struct EntitlementGroup {
   var diagnostics: [Diagnostic] = []
   /// The coverage rules' state after the last record, with their diagnostics.
   var cursor = CoverageRules.Cursor()
-  /// The periods of the records so far, while they are in order of start; `nil` when they are
-  /// merged after the pass.
-  var merger: PeriodMerger?
+  /// The periods of the records so far, while they are in order of start.
+  var merger: PeriodMerger
 
-  /// An empty group whose periods are merged (gaps shorter than `minimumLapse` merged away)
-  /// as its records are made when `mergesAsItGoes`, else after the pass.
+  /// An empty group whose periods are merged as its records are made (gaps shorter than
+  /// `minimumLapse` merged away), up to `spanLimit` periods (none when `nil`); past that, they
+  /// are merged after the pass.
   ///
-  /// An out-of-order history's pass reads its ``CanonicalEntries``, freed after the pass: its
-  /// periods, merged then, take their memory instead of more. Merged during the pass, at 10⁵
-  /// shuffled entries, the heap grew past what glibc keeps between evaluations, and each
-  /// evaluation took 1 200 page faults (issue: performance).
-  init(minimumLapse: FixedDuration, mergesAsItGoes: Bool = true) {
-    if mergesAsItGoes { merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: true) }
+  /// An out-of-order history's pass reads its ``CanonicalEntries`` (48 bytes per entry) and
+  /// makes records (32 bytes): its periods' list is made at once, for one period per eight
+  /// entries (6 bytes per entry), instead of growing by doubling above them. At 10⁵ shuffled
+  /// entries, growing, it brought the heap past what glibc keeps between evaluations (twice
+  /// the largest block freed, 96 bytes per entry), and each evaluation took 1 200 page faults;
+  /// more periods than the limit are merged after the pass, into the canonical entries' freed
+  /// memory (issue: performance).
+  init(minimumLapse: FixedDuration, spanLimit: Int? = nil) {
+    merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: true, spanLimit: spanLimit)
   }
 
   /// Adds the record of an entry.
   @inline(__always)
   mutating func append(_ record: CoverageRecord) {
-    merger?.add(record, at: records.count, coverageIndex: records.count)
+    merger.add(record, at: records.count, coverageIndex: records.count)
     records.append(record)
   }
 }

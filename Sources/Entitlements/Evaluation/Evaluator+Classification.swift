@@ -2,7 +2,8 @@
 /// "Performance"): each entry gets a type and an entitlement (SPEC §2), its coverage record is
 /// evaluated (SPEC §4) and merged into periods (SPEC §5) as it is read, and the order of the
 /// entries is proved on the way. An out-of-order history is read through its
-/// ``CanonicalEntries``, and its periods are merged after the pass (``EntitlementGroup``).
+/// ``CanonicalEntries``, and its groups keep room for one period per eight entries; more are
+/// merged after the pass (``EntitlementGroup``).
 extension Evaluator {
   /// What classifying a history gives: purchase events, what could not be grouped, and one
   /// group per entitlement.
@@ -67,7 +68,7 @@ extension Evaluator {
             guard
               let typed = enterGroup(
                 of: index, slot: slot, in: entries, known: known,
-                remaining: entries.count - position, mergesAsItGoes: !isCanonical,
+                remaining: entries.count - position, isCanonical: isCanonical,
                 into: &result)
             else {
               groupSlot = nil
@@ -87,10 +88,14 @@ extension Evaluator {
     }
   }
 
+  /// How many entries per period a group read from canonical entries keeps room for.
+  static let entriesPerPeriod = 8
+
   /// The type of `entries[index]` (SPEC §2: the catalog decides a listed product's type and
   /// entitlement), with `result.current` its entitlement's group; `nil` for a purchase event,
   /// which is recorded. `slot` is the entry's product in `known`, `remaining` the entries left
-  /// to classify, this one included.
+  /// to classify, this one included, and `isCanonical` whether they are read from canonical
+  /// entries.
   ///
   /// Out of line: the usual entry renews the product of the entry before, and needs none of
   /// this. Kept in the pass, it made the pass too large for the coverage rules to be inlined
@@ -98,7 +103,7 @@ extension Evaluator {
   @inline(never)
   private func enterGroup(
     of index: Int, slot: Int?, in entries: UnsafeBufferPointer<ReceiptEntry>,
-    known: KnownProducts, remaining: Int, mergesAsItGoes: Bool,
+    known: KnownProducts, remaining: Int, isCanonical: Bool,
     into result: inout Classification
   ) -> ProductType? {
     var diagnostics: [Diagnostic] = []
@@ -121,8 +126,11 @@ extension Evaluator {
     if entitlement != result.currentID {
       if let currentID = result.currentID { result.groups[currentID] = result.current }
       result.currentID = entitlement
+      // Read from canonical entries, a group keeps room for one period per eight entries
+      // (EntitlementGroup); more are merged after the pass.
       let group = EntitlementGroup(
-        minimumLapse: policy.minimumLapse, mergesAsItGoes: mergesAsItGoes)
+        minimumLapse: policy.minimumLapse,
+        spanLimit: isCanonical ? max(8, remaining / Self.entriesPerPeriod) : nil)
       result.current =
         result.groups.isEmpty ? group : result.groups.removeValue(forKey: entitlement) ?? group
       // The first entitlement usually takes every remaining entry: no regrowth.

@@ -124,10 +124,10 @@ public struct Evaluator: Sendable {
     renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
   ) -> EntitlementEvaluation {
     // The periods merged as the records were made, unless they are merged now (the records
-    // were made again, or from canonical entries: EntitlementGroup).
+    // were made again, or were past the group's limit of periods: EntitlementGroup).
     var merged: [PeriodRules.Layout.Span]?
     if group.cursor.isComplete {
-      merged = group.merger?.finish(end: group.records.count) ?? nil
+      merged = group.merger.finish(end: group.records.count)
     } else {
       CoverageRules.cover(
         &group.records, in: source, catalog: catalog, policy: policy, cursor: &group.cursor)

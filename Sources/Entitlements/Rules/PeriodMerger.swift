@@ -5,8 +5,8 @@
 ///
 /// Records are given in order of start with their position in that order; records without an
 /// interval are skipped (they belong to no period, and a period's range may span them). When
-/// `checksOrder`, a start before the previous one stops the merge: ``isInOrder`` turns `false`
-/// and the caller merges again in sorted order.
+/// `checksOrder`, a start before the previous one stops the merge; so does a period past
+/// `spanLimit`. Then ``isMerging`` turns `false` and the caller merges again, in sorted order.
 ///
 /// ```swift
 /// var merger = PeriodMerger(minimumLapse: .zero, checksOrder: true)
@@ -19,8 +19,11 @@ struct PeriodMerger {
   let minimumLapse: FixedDuration
   /// Whether starts are checked to never decrease.
   let checksOrder: Bool
-  /// `false` once a start came before the previous one (with ``checksOrder``).
-  private(set) var isInOrder = true
+  /// At most this many periods are kept, in a list made at once (none when `nil`).
+  let spanLimit: Int?
+  /// `false` once a start came before the previous one (with ``checksOrder``), or a period
+  /// came past ``spanLimit``.
+  private(set) var isMerging = true
   /// The periods closed so far.
   private var spans: [PeriodRules.Layout.Span] = []
   /// The period being merged, when ``isOpen``: kept out of an optional, so that each record
@@ -34,19 +37,23 @@ struct PeriodMerger {
   private var firstStart = Instant.distantPast
   private var previousStart = Instant.distantPast
 
-  init(minimumLapse: FixedDuration, checksOrder: Bool) {
+  /// A merger of records with gaps shorter than `minimumLapse` merged away; see the type's
+  /// documentation for `checksOrder` and `spanLimit`.
+  init(minimumLapse: FixedDuration, checksOrder: Bool, spanLimit: Int? = nil) {
     self.minimumLapse = minimumLapse
     self.checksOrder = checksOrder
+    self.spanLimit = spanLimit
+    if let spanLimit { spans.reserveCapacity(spanLimit) }
   }
 
   /// Merges `record`, which comes at `position` of the order of start; `coverageIndex` is its
   /// index in the coverage. A record without an interval is skipped.
   @inline(__always)
   mutating func add(_ record: CoverageRecord, at position: Int, coverageIndex: Int) {
-    guard isInOrder, let next = record.interval else { return }
+    guard isMerging, let next = record.interval else { return }
     if checksOrder {
       guard next.start >= previousStart else {
-        isInOrder = false
+        isMerging = false
         return
       }
       previousStart = next.start
@@ -78,17 +85,23 @@ struct PeriodMerger {
   /// The periods, the last one closed at `end` (the number of positions); `nil` when a start
   /// came out of order.
   mutating func finish(end: Int) -> [PeriodRules.Layout.Span]? {
-    guard isInOrder else { return nil }
+    guard isMerging else { return nil }
     if isOpen { close(before: end) }
     isOpen = false
-    return spans
+    return isMerging ? spans : nil  // the last period may be past the limit
   }
 
   /// Closes the open period at `end`.
   private mutating func close(before end: Int) {
     open.range = open.range.lowerBound..<end
-    // Few periods is the norm: one small allocation instead of regrowth from empty.
-    if spans.isEmpty { spans.reserveCapacity(8) }
+    if let spanLimit {
+      guard spans.count < spanLimit else {
+        isMerging = false
+        return
+      }
+    } else if spans.isEmpty {
+      spans.reserveCapacity(8)  // few periods is the norm: one small allocation, no regrowth
+    }
     spans.append(open)
   }
 }

@@ -117,7 +117,7 @@ enum PeriodRules {
     // Records read through a buffer: no bounds check or uniqueness test per step.
     coverage.withUnsafeBufferPointer { coverage in
       for position in 0..<(order?.count ?? coverage.count) {
-        guard merger.isInOrder else { break }
+        guard merger.isMerging else { break }
         let index = Layout.coverageIndex(at: position, in: order)
         merger.add(coverage[index], at: position, coverageIndex: index)
       }
