@@ -37,11 +37,10 @@ extension Evaluator {
         // The catalog products met so far.
         var known = canonical?.products ?? KnownProducts()
         let isCanonical = canonical != nil
-        // The slot of the last typed entry's listed product, and its type: an entry of the
-        // same product (the usual next one) goes to the same group, and its entitlement, a
-        // `String`, is neither copied nor compared.
-        var groupSlot: Int?
-        var groupType = ProductType.autoRenewable
+        // The slots of the listed products whose entries go to the current group, a bit
+        // each: the usual next entry is of one of them, and its entitlement, a `String`, is
+        // neither copied nor compared.
+        var groupSlots: UInt32 = 0
         for position in entries.indices {
           let index: Int
           let fields: ReceiptEntry.Fields
@@ -61,20 +60,18 @@ extension Evaluator {
             return false
           }
           let type: ProductType
-          if let slot, slot == groupSlot {
-            // The listed product of the entry before: its type, and the current group.
-            type = groupType
+          if let slot, groupSlots & 1 << slot != 0 {
+            type = known.type(at: slot)
           } else {
             guard
-              let typed = enterGroup(
+              let (typed, isNewGroup) = enterGroup(
                 of: index, slot: slot, in: entries, known: known,
                 remaining: entries.count - position, isCanonical: isCanonical,
                 into: &result)
-            else {
-              groupSlot = nil
-              continue
-            }
-            (type, groupSlot, groupType) = (typed, slot, typed)
+            else { continue }  // a purchase event: the current group stays
+            type = typed
+            if isNewGroup { groupSlots = 0 }
+            if let slot { groupSlots |= 1 << slot }
           }
           // Later entries are not known yet: an upgrade that needs them leaves the group's
           // cursor incomplete, and the group is evaluated again once they are.
@@ -92,8 +89,8 @@ extension Evaluator {
   static let entriesPerPeriod = 8
 
   /// The type of `entries[index]` (SPEC §2: the catalog decides a listed product's type and
-  /// entitlement), with `result.current` its entitlement's group; `nil` for a purchase event,
-  /// which is recorded. `slot` is the entry's product in `known`, `remaining` the entries left
+  /// entitlement), with `result.current` its entitlement's group, and whether that group is
+  /// another than before; `nil` for a purchase event, which is recorded. `slot` is the entry's product in `known`, `remaining` the entries left
   /// to classify, this one included, and `isCanonical` whether they are read from canonical
   /// entries.
   ///
@@ -105,7 +102,7 @@ extension Evaluator {
     of index: Int, slot: Int?, in entries: UnsafeBufferPointer<ReceiptEntry>,
     known: KnownProducts, remaining: Int, isCanonical: Bool,
     into result: inout Classification
-  ) -> ProductType? {
+  ) -> (type: ProductType, isNewGroup: Bool)? {
     var diagnostics: [Diagnostic] = []
     let itemType: ProductType?
     let entitlement: EntitlementID
@@ -123,7 +120,8 @@ extension Evaluator {
       result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: itemType))
       return nil
     }
-    if entitlement != result.currentID {
+    let isNewGroup = entitlement != result.currentID
+    if isNewGroup {
       if let currentID = result.currentID { result.groups[currentID] = result.current }
       result.currentID = entitlement
       // Read from canonical entries, a group keeps room for one period per eight entries
@@ -137,6 +135,6 @@ extension Evaluator {
       if result.groups.isEmpty { result.current.records.reserveCapacity(remaining) }
     }
     if !diagnostics.isEmpty { result.current.diagnostics += diagnostics }
-    return type
+    return (type, isNewGroup)
   }
 }

@@ -20,6 +20,12 @@ struct KnownProducts {
   /// The products, by slot, each with the id it was first met with (an equal string).
   private(set) var products: [Product] = []
 
+  /// The type of the product in `slot`, read in place.
+  @inline(__always)
+  func type(at slot: Int) -> ProductType {
+    products.withUnsafeBufferPointer { $0[slot].type }
+  }
+
   /// The slot of the catalog's product `id`, given one if it has none yet and fewer than
   /// ``limit`` are kept; `nil` when the catalog does not list `id`, or the slots are full.
   @inline(__always)
