@@ -56,7 +56,7 @@ public struct ReceiptEntry: Hashable, Sendable {
 
   /// `purchase_date`: when this purchase or renewal was charged.
   public var purchaseDate: Instant? {
-    get { date(purchaseMilliseconds, .hasPurchase) }
+    get { flags.date(purchaseMilliseconds, if: .hasPurchase) }
     set {
       purchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
       flags.set(.hasPurchase, newValue != nil)
@@ -64,7 +64,7 @@ public struct ReceiptEntry: Hashable, Sendable {
   }
   /// `original_purchase_date`.
   public var originalPurchaseDate: Instant? {
-    get { date(originalPurchaseMilliseconds, .hasOriginalPurchase) }
+    get { flags.date(originalPurchaseMilliseconds, if: .hasOriginalPurchase) }
     set {
       originalPurchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
       flags.set(.hasOriginalPurchase, newValue != nil)
@@ -72,7 +72,7 @@ public struct ReceiptEntry: Hashable, Sendable {
   }
   /// `expires_date`: the end of this entry's coverage (auto-renewable subscriptions).
   public var expiresDate: Instant? {
-    get { date(expiresMilliseconds, .hasExpires) }
+    get { flags.date(expiresMilliseconds, if: .hasExpires) }
     set {
       expiresMilliseconds = newValue?.millisecondsSince1970 ?? 0
       flags.set(.hasExpires, newValue != nil)
@@ -80,7 +80,7 @@ public struct ReceiptEntry: Hashable, Sendable {
   }
   /// `cancellation_date`: a refund or revocation by Apple support, or an upgrade.
   public var cancellationDate: Instant? {
-    get { date(cancellationMilliseconds, .hasCancellation) }
+    get { flags.date(cancellationMilliseconds, if: .hasCancellation) }
     set {
       cancellationMilliseconds = newValue?.millisecondsSince1970 ?? 0
       flags.set(.hasCancellation, newValue != nil)
@@ -269,11 +269,11 @@ extension ReceiptEntry {
     fileprivate let flags: Flags
 
     /// ``ReceiptEntry/purchaseDate``.
-    var purchaseDate: Instant? { date(purchaseMilliseconds, .hasPurchase) }
+    var purchaseDate: Instant? { flags.date(purchaseMilliseconds, if: .hasPurchase) }
     /// ``ReceiptEntry/expiresDate``.
-    var expiresDate: Instant? { date(expiresMilliseconds, .hasExpires) }
+    var expiresDate: Instant? { flags.date(expiresMilliseconds, if: .hasExpires) }
     /// ``ReceiptEntry/cancellationDate``.
-    var cancellationDate: Instant? { date(cancellationMilliseconds, .hasCancellation) }
+    var cancellationDate: Instant? { flags.date(cancellationMilliseconds, if: .hasCancellation) }
     /// ``ReceiptEntry/isTrialPeriod``.
     var isTrialPeriod: Bool { flags.contains(.trial) }
     /// ``ReceiptEntry/isInIntroOfferPeriod``.
@@ -281,12 +281,8 @@ extension ReceiptEntry {
     /// ``ReceiptEntry/isUpgraded``.
     var isUpgraded: Bool { flags.contains(.upgraded) }
     /// ``ReceiptEntry/isRefunded``.
-    var isRefunded: Bool { flags.contains(.hasCancellation) && !flags.contains(.upgraded) }
+    var isRefunded: Bool { cancellationDate != nil && !isUpgraded }
 
-    @inline(__always)
-    private func date(_ milliseconds: Int64, _ flag: Flags) -> Instant? {
-      flags.contains(flag) ? Instant(millisecondsSince1970: milliseconds) : nil
-    }
   }
 
   /// This entry's ``Fields``.
@@ -314,6 +310,13 @@ extension ReceiptEntry {
 
     mutating func set(_ flag: Flags, _ value: Bool) {
       if value { insert(flag) } else { remove(flag) }
+    }
+
+    /// The instant `milliseconds` stands for when `flag` says the date is present: the one
+    /// reading of a stored date, for the entry and its ``ReceiptEntry/Fields``.
+    @inline(__always)
+    func date(_ milliseconds: Int64, if flag: Flags) -> Instant? {
+      contains(flag) ? Instant(millisecondsSince1970: milliseconds) : nil
     }
   }
 
@@ -397,10 +400,6 @@ extension ReceiptEntry {
         cancellationReason: values.cancellationReason, ownership: values.ownership,
         offerCodeRefName: values.offerCodeRefName, promotionalOfferID: values.promotionalOfferID)
     }
-  }
-
-  private func date(_ milliseconds: Int64, _ flag: Flags) -> Instant? {
-    flags.contains(flag) ? Instant(millisecondsSince1970: milliseconds) : nil
   }
 
 }
