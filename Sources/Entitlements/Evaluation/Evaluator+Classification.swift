@@ -90,13 +90,13 @@ extension Evaluator {
 
   /// The type of `entries[index]` (SPEC §2: the catalog decides a listed product's type and
   /// entitlement), with `result.current` its entitlement's group, and whether that group is
-  /// another than before; `nil` for a purchase event, which is recorded. `slot` is the entry's product in `known`, `remaining` the entries left
-  /// to classify, this one included, and `isCanonical` whether they are read from canonical
-  /// entries.
+  /// another than before; `nil` for a purchase event, which is recorded. `slot` is the entry's
+  /// product in `known`, `remaining` the entries left to classify, this one included, and
+  /// `isCanonical` whether they are read from canonical entries.
   ///
-  /// Out of line: the usual entry renews the product of the entry before, and needs none of
-  /// this. Kept in the pass, it made the pass too large for the coverage rules to be inlined
-  /// into it (about 12% more instructions in the batch).
+  /// Out of line: the usual entry is of a product already met in the current group, and needs
+  /// none of this. Kept in the pass, it made the pass too large for the coverage rules to be
+  /// inlined into it (14% more instructions in the batch).
   @inline(never)
   private func enterGroup(
     of index: Int, slot: Int?, in entries: UnsafeBufferPointer<ReceiptEntry>,
@@ -124,13 +124,13 @@ extension Evaluator {
     if isNewGroup {
       if let currentID = result.currentID { result.groups[currentID] = result.current }
       result.currentID = entitlement
-      // Read from canonical entries, a group keeps room for one period per eight entries
-      // (EntitlementGroup); more are merged after the pass.
-      let group = EntitlementGroup(
-        minimumLapse: policy.minimumLapse,
-        spanLimit: isCanonical ? max(8, remaining / Self.entriesPerPeriod) : nil)
+      // A group met before goes on; a new one is made only when none was (read from canonical
+      // entries, it makes its room for one period per eight entries at once: EntitlementGroup).
       result.current =
-        result.groups.isEmpty ? group : result.groups.removeValue(forKey: entitlement) ?? group
+        (result.groups.isEmpty ? nil : result.groups.removeValue(forKey: entitlement))
+        ?? EntitlementGroup(
+          minimumLapse: policy.minimumLapse,
+          spanLimit: isCanonical ? max(8, remaining / Self.entriesPerPeriod) : nil)
       // The first entitlement usually takes every remaining entry: no regrowth.
       if result.groups.isEmpty { result.current.records.reserveCapacity(remaining) }
     }
