@@ -3,14 +3,16 @@
 /// the one sort of out-of-order entries, for ``Deduplication`` (indices) and for the
 /// evaluator (what its pass reads of each entry).
 ///
-/// Two sequential passes over the entries: one makes the purchase keys, their range, and
-/// whether the entries are in order already; the other makes each entry's value and puts it
-/// straight into its bucket, one bucket per range of instants, about one entry each. Each
-/// bucket is then sorted on its own: by insertion (the usual bucket holds one or two values),
-/// by comparison when large. Reading the entries in their own order matters more than the
-/// sort: read in canonical order through a list of indices, a shuffled history's entries are
-/// each two or three cache misses waiting on the one before (issue: performance; DESIGN.md
-/// "Performance").
+/// One sequential pass over the entries makes each entry's value and purchase key, in the
+/// entries' order, with the keys' range and whether the entries are in order already. A
+/// second pass, over those values (48 bytes for the evaluator, where an entry is 136), puts
+/// each straight into its bucket, one bucket per range of instants, about one entry each.
+/// Each bucket is then sorted on its own: by insertion (the usual bucket holds one or two
+/// values), by comparison when large. Reading the entries in their own order, and once,
+/// matters more than the sort: read in canonical order through a list of indices, a shuffled
+/// history's entries are each two or three cache misses waiting on the one before; read twice
+/// (once for the keys, once for the values), they were a third of the sort's time (issue:
+/// performance; DESIGN.md "Performance").
 ///
 /// ```swift
 /// let order = entries.withUnsafeBufferPointer { entries in
@@ -20,31 +22,53 @@
 /// ```
 enum PurchaseBuckets {
   /// `value(index, key)` for each entry (its index and ``Deduplication/purchaseKey(_:)``), in
-  /// the entries' canonical order; `nil` when the entries are in canonical order already, and
-  /// then no value is made. `key` and `index` read a value's key and entry index back.
+  /// the entries' canonical order; `nil` when the entries are in canonical order already (the
+  /// values made are then dropped). `key` and `index` read a value's key and entry index back.
   ///
-  /// The values are allocated before the working lists (keys, bucket starts), which are then
-  /// freed at the top of the heap: allocated after them, an evaluator's memory at 10⁵ entries
-  /// reached past what glibc keeps between evaluations, and every evaluation took 1 200 page
-  /// faults more.
+  /// The values are made in the second half of the block that returns them, and moved from
+  /// there into its first half: one block of twice the values, not two blocks. glibc keeps
+  /// free memory for the next evaluation up to twice the largest block it has given back:
+  /// with two blocks an evaluator at 10⁵ entries went past that, and every evaluation took
+  /// 1 200 page faults more (DESIGN.md "Performance"). The working lists (keys, bucket starts)
+  /// are allocated after the block, and freed at the top of the heap.
   ///
   /// - Complexity: O(n) for instants spread about evenly; O(n log n) at worst (a bucket of
   ///   many entries is sorted by comparison).
   @inline(__always)
-  static func arrange<Value>(
+  static func arrange<Value: BitwiseCopyable>(
     _ entries: UnsafeBufferPointer<ReceiptEntry>, value: (_ index: Int, _ key: UInt64) -> Value,
     key: (Value) -> UInt64, index: (Value) -> Int
   ) -> [Value]? {
     let count = entries.count
     precondition(count < Int(UInt32.max), "more entries than a history may hold")
     guard count > 1 else { return nil }
-    var isInOrder = false
-    let arranged = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-      let (keys, lowest, highest) = purchaseKeys(entries)
-      guard let keys else {
-        isInOrder = true
-        return
+    var isInOrder = true
+    // One block: the values in canonical order in its first half, the same values in the
+    // entries' order in its second (a scratch half, never counted as elements).
+    let arranged = [Value](unsafeUninitializedCapacity: 2 * count) { buffer, initialized in
+      let made = UnsafeMutableBufferPointer(rebasing: buffer[count..<2 * count])
+      var lowest = UInt64.max
+      var highest = UInt64.min
+      let keys = [UInt64](unsafeUninitializedCapacity: count) { keys, initialized in
+        var previous = UInt64.min
+        for index in entries.indices {
+          let key = Deduplication.purchaseKey(entries[index].purchaseDate)
+          keys[index] = key
+          made.initializeElement(at: index, to: value(index, key))
+          lowest = min(lowest, key)
+          highest = max(highest, key)
+          if isInOrder, index > 0,
+            key < previous
+              || (key == previous
+                && Deduplication.canonicallyPrecedes(entries[index], entries[index - 1]))
+          {
+            isInOrder = false
+          }
+          previous = key
+        }
+        initialized = count
       }
+      guard !isInOrder else { return }
       // Buckets of 2^shift milliseconds, no more buckets than entries.
       var shift: UInt64 = 0
       while (highest - lowest) >> shift >= UInt64(count) { shift += 1 }
@@ -57,7 +81,7 @@ enum PurchaseBuckets {
             let bucket = Int((keys[entry] - lowest) >> shift)
             let place = Int(places[bucket])
             places[bucket] += 1
-            buffer.initializeElement(at: place, to: value(entry, keys[entry]))
+            buffer.initializeElement(at: place, to: made[entry])
           }
         }
       }
@@ -81,35 +105,6 @@ enum PurchaseBuckets {
       }
     }
     return isInOrder ? nil : arranged
-  }
-
-  /// Each entry's ``Deduplication/purchaseKey(_:)``, the lowest and the highest; no keys when
-  /// the entries are in canonical order.
-  private static func purchaseKeys(_ entries: UnsafeBufferPointer<ReceiptEntry>) -> (
-    keys: [UInt64]?, lowest: UInt64, highest: UInt64
-  ) {
-    var lowest = UInt64.max
-    var highest = UInt64.min
-    var isInOrder = true
-    let keys = [UInt64](unsafeUninitializedCapacity: entries.count) { keys, initialized in
-      var previous = UInt64.min
-      for index in entries.indices {
-        let key = Deduplication.purchaseKey(entries[index].purchaseDate)
-        keys[index] = key
-        lowest = min(lowest, key)
-        highest = max(highest, key)
-        if isInOrder, index > 0,
-          key < previous
-            || (key == previous
-              && Deduplication.canonicallyPrecedes(entries[index], entries[index - 1]))
-        {
-          isInOrder = false
-        }
-        previous = key
-      }
-      initialized = entries.count
-    }
-    return (isInOrder ? nil : keys, lowest, highest)
   }
 
   /// Where each of `count` buckets starts when `keys` are put in the bucket `bucket(key)`.
