@@ -26,12 +26,24 @@ struct KnownProducts {
     products.withUnsafeBufferPointer { $0[slot].type }
   }
 
+  /// Whether `a` and `b` are one string: the same 16 bytes of `String` (one storage, or the
+  /// same short string held inline), which are equal strings. Different bytes may still be
+  /// equal strings (two storages of one text): `==` decides those.
+  @inline(__always)
+  private static func isSame(_ a: ProductID, _ b: ProductID) -> Bool {
+    unsafeBitCast(a.rawValue, to: (UInt64, UInt64).self)
+      == unsafeBitCast(b.rawValue, to: (UInt64, UInt64).self)
+  }
+
   /// The slot of the catalog's product `id`, given one if it has none yet and fewer than
   /// ``limit`` are kept; `nil` when the catalog does not list `id`, or the slots are full.
   @inline(__always)
   mutating func slot(of id: ProductID, in catalog: ProductCatalog) -> Int? {
     // In place: a closure over the list (`firstIndex(where:)`) would retain each product.
     let found = products.withUnsafeBufferPointer { products -> Int? in
+      // The same string first: `==` on two different ids reads their bytes, and an entry of
+      // a history's second product paid that for its first product each time.
+      for slot in products.indices where Self.isSame(products[slot].id, id) { return slot }
       for slot in products.indices where products[slot].id == id { return slot }
       return nil
     }

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import Entitlements
+
+/// The slots of the catalog products a history names: found by the same string first, then by
+/// equal text (a long id from another storage), and none for unlisted ids or past the limit.
+@Suite("Known products")
+struct KnownProductsTests {
+  /// A long id (too long to be held inline) in a storage of its own on each call.
+  static func fresh(_ id: String) -> ProductID {
+    ProductID(rawValue: String(decoding: Array(id.utf8), as: UTF8.self))
+  }
+
+  static let long = (0..<3).map { "com.example.subscription.product.\($0)" }
+  static let catalog = ProductCatalog(
+    (long + ["p.short"]).map {
+      Product(
+        id: ProductID(rawValue: $0), type: .autoRenewable, duration: CalendarPeriod(1, .month),
+        entitlement: "premium")
+    })
+
+  @Test func freshIdsAreOtherStorages() {
+    let (a, b) = (Self.fresh(Self.long[0]), Self.fresh(Self.long[0]))
+    #expect(a == b)
+    #expect(
+      unsafeBitCast(a.rawValue, to: (UInt64, UInt64).self)
+        != unsafeBitCast(b.rawValue, to: (UInt64, UInt64).self))
+  }
+
+  /// Each row: the ids met in turn, and the slot each gets.
+  static let rows: [(name: String, ids: [ProductID], slots: [Int?])] = {
+    let first = fresh(long[0])
+    let second = fresh(long[1])
+    return [
+      ("one string per product", [first, second, first, second, second], [0, 1, 0, 1, 1]),
+      (
+        "equal text in other storages", [first, fresh(long[1]), fresh(long[0]), fresh(long[1])],
+        [0, 1, 0, 1]
+      ),
+      ("short ids held inline", ["p.short", first, "p.short"], [0, 1, 0]),
+      ("an unlisted id", [first, "not.listed", fresh(long[2]), "not.listed"], [0, nil, 1, nil]),
+    ]
+  }()
+
+  @Test(arguments: rows.indices)
+  func slotsFollowTheIdsMet(row: Int) {
+    let (name, ids, slots) = Self.rows[row]
+    var known = KnownProducts()
+    #expect(ids.map { known.slot(of: $0, in: Self.catalog) } == slots, "\(name)")
+    #expect(Set(known.products.map(\.id)).count == known.products.count, "\(name): one slot each")
+  }
+
+  @Test func noSlotPastTheLimit() {
+    let catalog = ProductCatalog(
+      (0...KnownProducts.limit).map {
+        Product(
+          id: ProductID(rawValue: "p\($0)"), type: .autoRenewable,
+          duration: CalendarPeriod(1, .month), entitlement: "premium")
+      })
+    var known = KnownProducts()
+    let slots = (0...KnownProducts.limit).map {
+      known.slot(of: ProductID(rawValue: "p\($0)"), in: catalog)
+    }
+    #expect(slots == Array(0..<KnownProducts.limit) + [nil])
+    #expect(known.slot(of: "p0", in: catalog) == 0)
+  }
+}
