@@ -194,6 +194,105 @@ struct StatusRulesTests {
 
 @Suite("Refunds never add access")
 struct RefundNeverAddsAccessTests {
+  static let catalog = ProductCatalog([
+    Product(
+      id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+      entitlement: "premium"),
+    Product(
+      id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year),
+      entitlement: "premium"),
+    Product(
+      id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month),
+      entitlement: "premium"),
+  ])
+
+  /// Subscription 1 (monthly) is in its grace period to Jan 29 after expiring on Jan 1; the
+  /// customer's other subscription, 2 (yearly), ran to Jan 26. Read from the subscription
+  /// that ends the last period only, there was no grace, and refunding the yearly plan gave
+  /// one (found by the law `refundingAnEntryNeverAddsAccess`, seed 28).
+  @Test func graceOfASubscriptionThatDoesNotEndTheLastPeriod() throws {
+    let grace = RenewalInfo(
+      originalTransactionID: "1", autoRenewStatus: true, isInBillingRetryPeriod: true,
+      gracePeriodExpiresDate: instant("2026-01-29"))
+    let monthly = sub("m", "2025-12-01", "2026-01-01")
+    let yearly = sub("y", "2025-01-26", "2026-01-26", product: "yearly", original: "2")
+    let both = try evaluateOne([monthly, yearly], renewalInfo: [grace], catalog: Self.catalog)
+    #expect(both.gracePeriod == interval("2026-01-26", "2026-01-29"))
+    #expect(
+      both.status(at: instant("2026-01-27"))
+        == .gracePeriod(
+          expiredAt: instant("2026-01-26"), gracePeriodEndsAt: instant("2026-01-29"),
+          retryEndsAt: instant("2026-01-26") + .days(60)))
+    #expect(!both.isEntitled(at: instant("2026-01-29")))
+    let refunded = try evaluateOne(
+      [
+        monthly,
+        sub(
+          "y", "2025-01-26", "2026-01-26", product: "yearly", original: "2",
+          cancelled: "2025-02-01"),
+      ],
+      renewalInfo: [grace], catalog: Self.catalog)
+    for day in ["2026-01-01", "2026-01-27", "2026-01-28"] {
+      #expect(refunded.isEntitled(at: instant(day)) == false || both.isEntitled(at: instant(day)))
+    }
+  }
+
+  /// A monthly pass stacked on subscription 1 runs past its expiry (Jun 12) to Jul 7, while
+  /// the subscription is in its grace period to Jul 10 and in billing retry: the grace
+  /// continues after the pass, then billing retry (its renewal info describes the time after
+  /// the period), and releases of the grace are readable (law seed 12).
+  @Test func graceContinuesAfterAPassThatRanPastTheSubscription() throws {
+    let info = RenewalInfo(
+      originalTransactionID: "1", isInBillingRetryPeriod: true,
+      gracePeriodExpiresDate: instant("2016-07-10"))
+    let evaluation = try evaluateOne(
+      [
+        purchase("p", "2016-05-07", product: "pass"),
+        sub("w", "2016-06-05", "2016-06-12"),
+      ], renewalInfo: [info], catalog: Self.catalog)
+    #expect(evaluation.periods.map(\.interval) == [interval("2016-05-07", "2016-06-12")])
+    let stacked = try evaluateOne(
+      [
+        purchase("p", "2016-05-07", product: "pass"),
+        purchase("q", "2016-05-09", product: "pass"),
+        sub("w", "2016-06-05", "2016-06-12"),
+      ], renewalInfo: [info], catalog: Self.catalog)
+    let end = instant("2016-07-07")
+    #expect(stacked.periods.map(\.interval) == [Interval(start: instant("2016-05-07"), end: end)])
+    #expect(stacked.renewalInfo == info)
+    #expect(stacked.gracePeriod == Interval(start: end, end: instant("2016-07-10")))
+    #expect(stacked.status(at: instant("2016-07-08")).state == .gracePeriod)
+    #expect(
+      stacked.status(at: instant("2016-07-11"))
+        == .billingRetry(expiredAt: end, retryEndsAt: end + .days(60)))
+    let release = Release(id: "issue", date: instant("2016-07-08"))
+    #expect(
+      stacked.readableReleases([release], asOf: instant("2016-07-09")).map(\.reason)
+        == [.releasedInGracePeriod(Interval(start: end, end: instant("2016-07-10")))])
+  }
+
+  /// Renewal info of a subscription with no entry in the entitlement gives it no grace.
+  @Test func graceOfAnotherEntitlementsSubscriptionDoesNotCount() throws {
+    let catalog = ProductCatalog([
+      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      Product(id: "other", type: .autoRenewable, entitlement: "other"),
+    ])
+    let evaluation = Evaluator(catalog: catalog).evaluate(
+      PurchaseHistory(
+        entries: [
+          sub("a", "2020-01-01", "2020-02-01"),
+          sub("b", "2020-01-15", "2020-02-15", product: "other", original: "2"),
+        ],
+        renewalInfo: [
+          RenewalInfo(
+            originalTransactionID: "2", isInBillingRetryPeriod: true,
+            gracePeriodExpiresDate: instant("2020-03-01"))
+        ]))
+    #expect(evaluation["premium"]?.gracePeriod == nil)
+    #expect(evaluation["premium"]?.isEntitled(at: instant("2020-02-10")) == false)
+    #expect(evaluation["other"]?.gracePeriod == interval("2020-02-15", "2020-03-01"))
+  }
+
   @Test func refundingTheNewPlanDoesNotGiveTheOldPlanBack() throws {
     let upgraded = sub("1", "2020-01-01", "2020-12-31", product: "yearly", upgraded: true)
     let newPlan = sub("2", "2020-03-01", "2020-04-01")

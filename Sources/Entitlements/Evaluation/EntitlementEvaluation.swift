@@ -41,6 +41,19 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     get { storage.renewalInfo }
     _modify { yield &unique().renewalInfo }
   }
+  /// The grace period after the last period (SPEC §5, rule 4): from its end to the latest
+  /// `grace_period_expires_date` among the renewal infos of this entitlement's subscriptions,
+  /// when that is later; `nil` otherwise. Every subscription counts, not only the one that
+  /// ends the last period: a subscription in its grace period gives access whether or not
+  /// another of the entitlement's purchases ran past its expiry. Read from the one ending
+  /// the period only, a refund could add access (refunding the later purchase made the
+  /// subscription in grace end the period, and its grace appeared).
+  ///
+  /// ```swift
+  /// // A monthly plan expired Jan 1 in grace until Jan 29; a yearly one ended Jan 26.
+  /// premium.gracePeriod  // [Jan 26, Jan 29)
+  /// ```
+  public var gracePeriod: Interval?
   /// Apple's `recentSubscriptionStartDate`: the start of the latest run of periods whose
   /// lapses are all shorter than 60 days (10 minutes in the sandbox). `nil` without periods.
   public var continuousSubscriptionStart: Instant?
@@ -109,12 +122,14 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   init(
     id: EntitlementID, coverage: CoverageList, periods: [ActivePeriod],
     layout: PeriodRules.Layout, lapses: [Lapse],
-    windows: [RenewalWindows], renewalInfo: RenewalInfo?, continuousSubscriptionStart: Instant?,
-    diagnostics: [Diagnostic], billingRetryLimit: FixedDuration, unlockAtStart: Int
+    windows: [RenewalWindows], renewalInfo: RenewalInfo?, gracePeriod: Interval?,
+    continuousSubscriptionStart: Instant?, diagnostics: [Diagnostic],
+    billingRetryLimit: FixedDuration, unlockAtStart: Int
   ) {
     storage = Storage(
       id: id, coverage: coverage, periods: periods, lapses: lapses, windows: windows,
       renewalInfo: renewalInfo, diagnostics: diagnostics, layout: layout)
+    self.gracePeriod = gracePeriod
     self.continuousSubscriptionStart = continuousSubscriptionStart
     self.billingRetryLimit = billingRetryLimit
     self.unlockAtStart = unlockAtStart
@@ -122,7 +137,8 @@ public struct EntitlementEvaluation: Hashable, Sendable {
 
   /// Equal when every field is: the box is compared by its contents, not its identity.
   public static func == (lhs: EntitlementEvaluation, rhs: EntitlementEvaluation) -> Bool {
-    lhs.continuousSubscriptionStart == rhs.continuousSubscriptionStart
+    lhs.gracePeriod == rhs.gracePeriod
+      && lhs.continuousSubscriptionStart == rhs.continuousSubscriptionStart
       && lhs.billingRetryLimit == rhs.billingRetryLimit && lhs.unlockAtStart == rhs.unlockAtStart
       && (lhs.storage === rhs.storage
         || (lhs.id == rhs.id && lhs.coverage == rhs.coverage && lhs.periods == rhs.periods
@@ -139,6 +155,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     hasher.combine(lapses)
     hasher.combine(windows)
     hasher.combine(renewalInfo)
+    hasher.combine(gracePeriod)
     hasher.combine(continuousSubscriptionStart)
     hasher.combine(diagnostics)
     hasher.combine(billingRetryLimit)
@@ -179,6 +196,7 @@ extension EntitlementEvaluation: CustomReflectable {
       children: [
         ("id", id), ("coverage", coverage), ("periods", periods), ("lapses", lapses),
         ("windows", windows), ("renewalInfo", renewalInfo as Any),
+        ("gracePeriod", gracePeriod as Any),
         ("continuousSubscriptionStart", continuousSubscriptionStart as Any),
         ("diagnostics", diagnostics), ("billingRetryLimit", billingRetryLimit),
         ("unlockAtStart", unlockAtStart), ("layout", layout),

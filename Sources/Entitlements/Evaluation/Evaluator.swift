@@ -159,10 +159,17 @@ public struct Evaluator: Sendable {
       between: periods, coverage: coverage, refunded: group.cursor.refunded,
       renewalInfo: renewalInfo, recoveries: recoveries,
       billingRetryAfter: { lengths(after: $0).billingRetry })
-    let lastInfo = layout.spans.last.flatMap {
+    let lastInfo = layout.spans.last.flatMap { span in
       renewalInfo.isEmpty
         ? nil
-        : renewalInfo[source[records[$0.ending.coverageIndex].entryIndex].originalTransactionID]
+        : renewalInfo[
+          source[records[Self.describedRecord(of: span, in: layout, records)].entryIndex]
+            .originalTransactionID]
+    }
+    let gracePeriod = periods.last.flatMap {
+      Self.gracePeriod(
+        after: $0.interval.end, of: records, in: source, renewalInfo: renewalInfo,
+        describedBy: lastInfo)
     }
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
@@ -175,18 +182,69 @@ public struct Evaluator: Sendable {
       windows.append(
         RenewalWindows(
           expiresAt: expiresAt, lengths: lengths(after: index),
-          gracePeriodExpiresDate: isLast ? lastInfo?.gracePeriodExpiresDate : nil))
+          gracePeriodExpiresDate: isLast ? gracePeriod?.end : nil))
     }
     return EntitlementEvaluation(
       id: id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
       windows: windows,
       renewalInfo: lastInfo,
+      gracePeriod: gracePeriod,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: history.environment),
       diagnostics: Self.sorted(diagnostics),
       billingRetryLimit: layout.spans.isEmpty
         ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry,
       unlockAtStart: policy.unlockAtStart)
+  }
+
+  /// The record whose subscription's renewal info describes the time after a period (SPEC §5,
+  /// rules 4–6): the record that ends it, or, when a purchase of another type ends it (a
+  /// non-renewing pass that runs past a subscription's expiry), the auto-renewable record in it
+  /// that ends latest. The pass does not end that subscription's grace period or billing retry:
+  /// Apple's renewal info for it still holds once the pass has run out. Read from the record
+  /// ending the period instead, a refund could add access: refunding an earlier pass moved the
+  /// period's end back before the subscription's expiry, and its grace period appeared. When
+  /// the period holds no auto-renewable record, the record that ends it.
+  ///
+  /// - Complexity: O(1) when an auto-renewable record ends the period; else O(k) for the k
+  ///   records of the period.
+  static func describedRecord(
+    of span: PeriodRules.Layout.Span, in layout: PeriodRules.Layout, _ records: [CoverageRecord]
+  ) -> Int {
+    guard span.ending.productType != .autoRenewable else { return span.ending.coverageIndex }
+    var latest = span.ending.coverageIndex
+    var latestEnd: Instant?
+    for position in span.range {
+      let index = layout.coverageIndex(at: position)
+      guard records[index].productType == .autoRenewable, let end = records[index].interval?.end
+      else { continue }
+      if latestEnd.map({ end >= $0 }) ?? true { (latest, latestEnd) = (index, end) }
+    }
+    return latest
+  }
+
+  /// The grace period after the last period, which ends at `end` (SPEC §5, rule 4;
+  /// ``EntitlementEvaluation/gracePeriod``): to the latest `grace_period_expires_date` among
+  /// the renewal infos of the subscriptions of `records`, when later than `end`. `described`,
+  /// the info of the last period, is one of them; any other is looked for among the records
+  /// only when its grace ends later (rare: a subscription in grace).
+  ///
+  /// - Complexity: O(1) per renewal info, and O(n) for each other one whose grace ends later.
+  private static func gracePeriod(
+    after end: Instant, of records: [CoverageRecord], in source: [ReceiptEntry],
+    renewalInfo: [OriginalTransactionID: RenewalInfo], describedBy described: RenewalInfo?
+  ) -> Interval? {
+    guard !renewalInfo.isEmpty, !end.isDistantFuture else { return nil }
+    var graceEnd = end
+    for (subscription, info) in renewalInfo {  // any order: the latest date wins
+      guard let date = info.gracePeriodExpiresDate, date > graceEnd else { continue }
+      if info == described
+        || records.contains(where: { source[$0.entryIndex].originalTransactionID == subscription })
+      {
+        graceEnd = date
+      }
+    }
+    return graceEnd > end ? Interval(start: end, end: graceEnd) : nil
   }
 
   /// The window lengths after a period: production ones, or in the sandbox scaled by the ratio

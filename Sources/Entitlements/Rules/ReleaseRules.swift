@@ -46,7 +46,7 @@ enum ReleaseRules {
         span(of: interval, upTo: instant, in: sorted), .releasedWhileActive(period: interval))
       unlock(low..<sorted.partitionPoint { $0.date > start }, .unlockedAtStart(periodStart: start))
     }
-    if let grace = evaluation.windows.last?.gracePeriod,
+    if let grace = evaluation.gracePeriod,
       !evaluation.periods.isEmpty,
       evaluation.periods[evaluation.periods.count - 1].interval.end == grace.start
     {

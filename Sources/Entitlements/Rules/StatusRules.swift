@@ -8,7 +8,8 @@
 /// later purchase that covers nothing, `expired` with reason `unknown`; after the last period
 /// and the last purchase, from its renewal info:
 ///
-/// 4. `gracePeriod`: before `grace_period_expires_date`;
+/// 4. `gracePeriod`: before the `grace_period_expires_date` of any of the entitlement's
+///    subscriptions (``EntitlementEvaluation/gracePeriod``);
 /// 5. `billingRetry`: `is_in_billing_retry_period` and before E + `billingRetryLimit`;
 /// 6. `expired`: `billingRetryExhausted` past that window, else from `expiration_intent`,
 ///    else `unknown`.
@@ -56,8 +57,9 @@ enum StatusRules {
     }
     let info = evaluation.renewalInfo
     let retryEnd = expiry + evaluation.billingRetryLimit
-    if let graceEnd = info?.gracePeriodExpiresDate, graceEnd > expiry, instant < graceEnd {
-      return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retryEnd)
+    // The grace of any of the entitlement's subscriptions (EntitlementEvaluation.gracePeriod).
+    if let grace = evaluation.gracePeriod, instant < grace.end {
+      return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd)
     }
     if info?.isInBillingRetryPeriod == true {
       return instant < retryEnd
