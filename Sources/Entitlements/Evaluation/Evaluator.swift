@@ -198,17 +198,16 @@ public struct Evaluator: Sendable {
   }
 
   /// The record whose subscription's renewal info describes the time after a period (SPEC §5,
-  /// rules 4–6): the record that ends it, or, when a purchase of another type ends it (a
-  /// non-renewing pass that runs past a subscription's expiry), the auto-renewable record in it
-  /// that ends latest. The pass does not end that subscription's grace period or billing retry:
-  /// Apple's renewal info for it still holds once the pass has run out. Read from the record
-  /// ending the period instead, a refund could add access: refunding an earlier pass moved the
-  /// period's end back before the subscription's expiry, and its grace period appeared. When
-  /// the period holds no auto-renewable record, the record that ends it.
+  /// rules 5 and 6, and the last period's renewal; the grace period of rule 4 is that of any
+  /// subscription: ``EntitlementEvaluation/gracePeriod``): the record that ends it, or, when a
+  /// purchase of another type ends it (a non-renewing pass that ran past a subscription's
+  /// expiry), the auto-renewable record in it that ends latest. Once the pass has run out,
+  /// Apple's renewal info for that subscription still holds: it may still be in billing retry.
+  /// When the period holds no auto-renewable record, the record that ends it.
   ///
   /// - Complexity: O(1) when an auto-renewable record ends the period; else O(k) for the k
   ///   records of the period.
-  static func describedRecord(
+  private static func describedRecord(
     of span: PeriodRules.Layout.Span, in layout: PeriodRules.Layout, _ records: [CoverageRecord]
   ) -> Int {
     guard span.ending.productType != .autoRenewable else { return span.ending.coverageIndex }
