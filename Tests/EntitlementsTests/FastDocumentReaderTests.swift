@@ -347,6 +347,9 @@ struct FastDocumentReaderTests {
     #"{"notificationType": "TEST", "data": {"signedTransactionInfo": "\#(jws(#"{"originalTransactionId": "1"}"#))"}}"#,
     #"{"notificationType": "TEST", "data": {"signedRenewalInfo": "\#(jws(#"{"transactionId": "1", "productId": "p"}"#))"}}"#,
     #"{"notificationType": 5}"#,
+    // v2: signed fields whose payloads are JSON but not objects
+    #"{"notificationType": "TEST", "data": {"signedTransactionInfo": "\#(jws("[1, 2]"))"}}"#,
+    #"{"notificationType": "TEST", "data": {"signedRenewalInfo": "\#(jws("5"))"}}"#,
     // decoded payloads: a missing product, a date as a string or a fraction, a flag as 2
     #"{"transactionId": "1"}"#,
     #"{"transactionId": "1", "productId": "p", "purchaseDate": "1698148900000"}"#,
@@ -363,6 +366,24 @@ struct FastDocumentReaderTests {
     let result = Self.agree(Array(json.utf8))
     #expect(result.agree)
     #expect(!result.fast)
+  }
+
+  /// A signed field whose payload is JSON but not an object is reported, naming the field, not
+  /// dropped (DEVELOPERS.md: nothing silently dropped).
+  @Test(arguments: [
+    ("signedTransactionInfo", "[1, 2]", "an array"), ("signedRenewalInfo", "5", "a number"),
+  ])
+  func aSignedPayloadThatIsNoObjectIsReported(field: String, payload: String, found: String)
+    throws
+  {
+    let json = #"{"notificationType": "TEST", "data": {"\#(field)": "\#(Self.jws(payload))"}}"#
+    let notification = try ServerNotification(json: Array(json.utf8))
+    #expect(notification.entries.isEmpty && notification.renewalInfo.isEmpty)
+    let diagnostic = try #require(notification.diagnostics.first)
+    #expect(notification.diagnostics.count == 1)
+    #expect(diagnostic.kind == .unreadableField)
+    #expect(diagnostic.field == "data.\(field)")
+    #expect(diagnostic.message.contains(found), "\(diagnostic.message)")
   }
 
   /// The robustness corpus: every seed document (verifyReceipt, v1, decoded transaction, v2

@@ -63,17 +63,18 @@ public struct ServerNotification: PurchaseDocument, Hashable {
       appleStatus = fields.int("status")
       environment = fields.string("environment").flatMap(Environment.init(appleName:))
       diagnostics += fields.diagnostics
-      if let payload = Self.payload(
-        data["signedTransactionInfo"], "data.signedTransactionInfo", &diagnostics),
-        let transaction = try? AppStoreTransaction(
-          value: payload, path: "data.signedTransactionInfo")
+      let transactionPath = "data.signedTransactionInfo"
+      if let payload = Self.payload(data["signedTransactionInfo"], transactionPath, &diagnostics),
+        let transaction = Self.read(
+          payload, transactionPath, &diagnostics, AppStoreTransaction.init(value:path:))
       {
         entries = transaction.entries
         diagnostics += transaction.diagnostics
       }
-      if let payload = Self.payload(
-        data["signedRenewalInfo"], "data.signedRenewalInfo", &diagnostics),
-        let info = try? AppStoreRenewalInfo(value: payload, path: "data.signedRenewalInfo")
+      let renewalPath = "data.signedRenewalInfo"
+      if let payload = Self.payload(data["signedRenewalInfo"], renewalPath, &diagnostics),
+        let info = Self.read(
+          payload, renewalPath, &diagnostics, AppStoreRenewalInfo.init(value:path:))
       {
         renewalInfo = info.renewalInfo
         diagnostics += info.diagnostics
@@ -119,6 +120,23 @@ public struct ServerNotification: PurchaseDocument, Hashable {
       ]
     } else {
       upgrades = []
+    }
+  }
+
+  /// The document a signed field's payload holds, or `nil` with a diagnostic naming the field
+  /// when it holds none (a payload that is JSON but not an object): never dropped silently.
+  private static func read<Document>(
+    _ payload: JSONValue, _ path: String, _ diagnostics: inout [Diagnostic],
+    _ document: (JSONValue, String) throws(ReadError) -> Document
+  ) -> Document? {
+    do {
+      return try document(payload, path)
+    } catch {
+      diagnostics.append(
+        Diagnostic(
+          .unreadableField, field: path,
+          message: "the signed payload holds no \(Document.self): \(error)"))
+      return nil
     }
   }
 
