@@ -57,34 +57,22 @@ public struct ReceiptEntry: Hashable, Sendable {
   /// `purchase_date`: when this purchase or renewal was charged.
   public var purchaseDate: Instant? {
     get { flags.date(purchaseMilliseconds, if: .hasPurchase) }
-    set {
-      purchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
-      flags.set(.hasPurchase, newValue != nil)
-    }
+    set { flags.store(newValue, in: &purchaseMilliseconds, .hasPurchase) }
   }
   /// `original_purchase_date`.
   public var originalPurchaseDate: Instant? {
     get { flags.date(originalPurchaseMilliseconds, if: .hasOriginalPurchase) }
-    set {
-      originalPurchaseMilliseconds = newValue?.millisecondsSince1970 ?? 0
-      flags.set(.hasOriginalPurchase, newValue != nil)
-    }
+    set { flags.store(newValue, in: &originalPurchaseMilliseconds, .hasOriginalPurchase) }
   }
   /// `expires_date`: the end of this entry's coverage (auto-renewable subscriptions).
   public var expiresDate: Instant? {
     get { flags.date(expiresMilliseconds, if: .hasExpires) }
-    set {
-      expiresMilliseconds = newValue?.millisecondsSince1970 ?? 0
-      flags.set(.hasExpires, newValue != nil)
-    }
+    set { flags.store(newValue, in: &expiresMilliseconds, .hasExpires) }
   }
   /// `cancellation_date`: a refund or revocation by Apple support, or an upgrade.
   public var cancellationDate: Instant? {
     get { flags.date(cancellationMilliseconds, if: .hasCancellation) }
-    set {
-      cancellationMilliseconds = newValue?.millisecondsSince1970 ?? 0
-      flags.set(.hasCancellation, newValue != nil)
-    }
+    set { flags.store(newValue, in: &cancellationMilliseconds, .hasCancellation) }
   }
   /// `cancellation_reason` as Apple sent it (`0` other, `1` an issue in the app).
   public var rawCancellationReason: String? {
@@ -310,6 +298,13 @@ extension ReceiptEntry {
 
     mutating func set(_ flag: Flags, _ value: Bool) {
       if value { insert(flag) } else { remove(flag) }
+    }
+
+    /// Stores `date` as `milliseconds` (0 when absent), with `flag` saying whether it is
+    /// present: the one writing of a stored date.
+    mutating func store(_ date: Instant?, in milliseconds: inout Int64, _ flag: Flags) {
+      milliseconds = date?.millisecondsSince1970 ?? 0
+      set(flag, date != nil)
     }
 
     /// The instant `milliseconds` stands for when `flag` says the date is present: the one
