@@ -79,6 +79,7 @@ enum Bench {
     print("    n           order      time/eval     entries/s")
     var coreTimes: [Int: Double] = [:]
     var sortedHistories: [Int: PurchaseHistory] = [:]
+    var shuffled100k: PurchaseHistory?
     let sizes = ProcessInfo.processInfo.environment["BENCH_N"].flatMap { Int($0) }.map { [$0] }
     for n in sizes ?? (quick ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000]) {
       let sorted = Inputs.entries(count: n, seed: 1)
@@ -101,12 +102,30 @@ enum Bench {
         if name == "sorted" {
           coreTimes[n] = time
           if n == 100_000 || n == 1_000_000 { sortedHistories[n] = history }
+        } else if n == 100_000 {
+          shuffled100k = history
         }
         print(
           "    \(String(n).padding(toLength: 11, withPad: " ", startingAt: 0)) "
             + "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) "
             + "\(String(format: "%10.3f ms", time * 1000))  \(format(Double(n) / time))")
       }
+    }
+    // Shuffled against sorted input at 10⁵, taken in turn: a figure of the engine, not of the
+    // machine's speed at the moment (which moves both by up to 1.9×).
+    if let sorted = sortedHistories[100_000], let shuffled = shuffled100k {
+      let (sortedTime, shuffledTime) = interleavedMedians(
+        runs: max(runs, 9),
+        {
+          for _ in 0..<5 { sink &+= entitledAtProbe(evaluator.evaluate(sorted)) }
+        },
+        {
+          for _ in 0..<5 { sink &+= entitledAtProbe(evaluator.evaluate(shuffled)) }
+        })
+      print(
+        String(
+          format: "    shuffled / sorted at 100 000, taken in turn = %.2f (%.3f ms / %.3f ms)",
+          shuffledTime / sortedTime, shuffledTime * 200, sortedTime * 200))
     }
     if let small = coreTimes[100_000], let large = coreTimes[1_000_000] {
       print(String(format: "    t(1 000 000) / t(100 000) = %.1f", large / small))
