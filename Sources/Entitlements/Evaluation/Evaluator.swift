@@ -169,7 +169,7 @@ public struct Evaluator: Sendable {
     let gracePeriod = periods.last.flatMap {
       Self.gracePeriod(
         after: $0.interval.end, of: records, in: source, renewalInfo: renewalInfo,
-        describedBy: lastInfo)
+        described: lastInfo?.originalTransactionID)
     }
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
@@ -225,19 +225,20 @@ public struct Evaluator: Sendable {
   /// The grace period after the last period, which ends at `end` (SPEC §5, rule 4;
   /// ``EntitlementEvaluation/gracePeriod``): to the latest `grace_period_expires_date` among
   /// the renewal infos of the subscriptions of `records`, when later than `end`. `described`,
-  /// the info of the last period, is one of them; any other is looked for among the records
-  /// only when its grace ends later (rare: a subscription in grace).
+  /// the subscription whose info describes the last period, is one of them; any other is
+  /// looked for among the records only when its grace ends later (rare: a subscription in
+  /// grace).
   ///
   /// - Complexity: O(1) per renewal info, and O(n) for each other one whose grace ends later.
   private static func gracePeriod(
     after end: Instant, of records: [CoverageRecord], in source: [ReceiptEntry],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], describedBy described: RenewalInfo?
+    renewalInfo: [OriginalTransactionID: RenewalInfo], described: OriginalTransactionID?
   ) -> Interval? {
     guard !renewalInfo.isEmpty, !end.isDistantFuture else { return nil }
     var graceEnd = end
     for (subscription, info) in renewalInfo {  // any order: the latest date wins
       guard let date = info.gracePeriodExpiresDate, date > graceEnd else { continue }
-      if info == described
+      if subscription == described
         || records.contains(where: { source[$0.entryIndex].originalTransactionID == subscription })
       {
         graceEnd = date
