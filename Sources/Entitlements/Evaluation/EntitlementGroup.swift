@@ -19,13 +19,15 @@ struct EntitlementGroup {
   /// `minimumLapse` merged away), up to `spanLimit` periods (none when `nil`); past that, they
   /// are merged after the pass.
   ///
-  /// An out-of-order history's pass reads its ``CanonicalEntries`` (48 bytes per entry) and
-  /// makes records (32 bytes): its periods' list is made at once, for one period per eight
-  /// entries (6 bytes per entry), instead of growing by doubling above them. At 10⁵ shuffled
-  /// entries, growing, it brought the heap past what glibc keeps between evaluations (twice
-  /// the largest block freed, 96 bytes per entry), and each evaluation took 1 200 page faults;
-  /// more periods than the limit are merged after the pass, into the canonical entries' freed
-  /// memory (issue: performance).
+  /// An out-of-order history's pass reads its ``CanonicalEntries`` and makes records (32
+  /// bytes per entry): its periods' list is made at once, for one period per eight entries (6
+  /// bytes per entry), instead of growing by doubling above them. When the canonical entries
+  /// were a block of 48 bytes per entry, growing brought the heap at 10⁵ shuffled entries past
+  /// what glibc keeps between evaluations (twice the largest block freed, then 96 bytes per
+  /// entry), and each evaluation took 1 200 page faults. Their block is now twice that (its
+  /// scratch half: ``PurchaseBuckets``), so the limit has room to spare, and the list made at
+  /// once saves its regrowth. More periods than the limit are merged after the pass, into the
+  /// canonical entries' freed memory (issue: performance).
   init(minimumLapse: FixedDuration, spanLimit: Int? = nil) {
     merger = PeriodMerger(minimumLapse: minimumLapse, checksOrder: true, spanLimit: spanLimit)
   }

@@ -240,7 +240,7 @@ public enum CancellationReason: String, Hashable, Sendable, CaseIterable {
 
 extension ReceiptEntry {
   /// The fields of an entry that the evaluator's pass reads on its usual path (ids as numbers,
-  /// three dates, the flags), in 48 bytes instead of the entry's 120.
+  /// three dates, the flags), in 41 bytes instead of the entry's 136.
   ///
   /// An out-of-order history is read in canonical order: entry by entry, that order is
   /// scattered over memory, and each entry spans two or three cache lines. Gathered from the
@@ -270,7 +270,6 @@ extension ReceiptEntry {
     var isUpgraded: Bool { flags.contains(.upgraded) }
     /// ``ReceiptEntry/isRefunded``.
     var isRefunded: Bool { cancellationDate != nil && !isUpgraded }
-
   }
 
   /// This entry's ``Fields``.

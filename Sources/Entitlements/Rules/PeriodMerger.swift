@@ -83,7 +83,7 @@ struct PeriodMerger {
   }
 
   /// The periods, the last one closed at `end` (the number of positions); `nil` when a start
-  /// came out of order.
+  /// came out of order or a period came past ``spanLimit``.
   mutating func finish(end: Int) -> [PeriodRules.Layout.Span]? {
     guard isMerging else { return nil }
     if isOpen { close(before: end) }
