@@ -379,6 +379,7 @@ struct FastDocumentReaderTests {
     let json = #"{"notificationType": "TEST", "data": {"\#(field)": "\#(Self.jws(payload))"}}"#
     let notification = try ServerNotification(json: Array(json.utf8))
     #expect(notification.entries.isEmpty && notification.renewalInfo.isEmpty)
+    #expect(notification.rawNotificationType == "TEST")  // the rest of the document is kept
     let diagnostic = try #require(notification.diagnostics.first)
     #expect(notification.diagnostics.count == 1)
     #expect(diagnostic.kind == .unreadableField)

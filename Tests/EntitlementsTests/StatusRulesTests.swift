@@ -223,6 +223,9 @@ struct RefundNeverAddsAccessTests {
         == .gracePeriod(
           expiredAt: instant("2026-01-26"), gracePeriodEndsAt: instant("2026-01-29"),
           retryEndsAt: instant("2026-01-26") + .days(60)))
+    // Boundaries: the period's end is outside it (grace begins there), and so is grace's end.
+    #expect(both.status(at: instant("2026-01-26") - .milliseconds(1)).state == .active)
+    #expect(both.status(at: instant("2026-01-26")).state == .gracePeriod)
     #expect(!both.isEntitled(at: instant("2026-01-29")))
     let refunded = try evaluateOne(
       [
