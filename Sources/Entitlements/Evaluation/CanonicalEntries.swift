@@ -4,7 +4,7 @@
 /// Read through a list of indices, an out-of-order history is scattered over memory: each
 /// entry is two or three cache lines, each a miss waiting on the one before (at 10⁵ shuffled
 /// entries, more than half of an evaluation). Instead what the pass reads of each entry (48
-/// bytes instead of 136) is made as the entries are read in their own order, and put in
+/// bytes instead of 128) is made as the entries are read in their own order, and put in
 /// canonical order by ``PurchaseBuckets``; the pass then reads it in order (issue:
 /// performance; DESIGN.md "Performance"). Entries already in canonical order need none of
 /// this.

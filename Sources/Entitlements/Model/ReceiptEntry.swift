@@ -30,13 +30,23 @@ public struct ReceiptEntry: Hashable, Sendable {
     didSet { orderLineNumber = IdentifierNumber(webOrderLineItemID?.rawValue) }
   }
   /// `quantity`.
-  public var quantity: Int
+  public var quantity: Int {
+    get { smallQuantity == Self.largeQuantity ? rare?.quantity ?? 0 : Int(smallQuantity) }
+    set {
+      let small = Self.small(newValue)
+      smallQuantity = small ?? Self.largeQuantity
+      if small == nil || rare?.quantity != nil {
+        updateRare { $0.quantity = small == nil ? newValue : nil }
+      }
+    }
+  }
 
   // Storage (DESIGN.md, "Performance"): every rule passes over the entries, so an entry is
-  // kept at 136 bytes instead of 208. Dates are milliseconds with a presence bit (0 when
-  // absent), flags are bits, the two raw values Apple almost always sends with one of two
-  // spellings are a tag, and the fields that are rarely present live in one shared box. Each
-  // value has one representation, so the synthesized `==` and `hash(into:)` compare values.
+  // kept at 128 bytes (two cache lines) instead of 208. Dates are milliseconds with a presence
+  // bit (0 when absent), flags are bits, the two raw values Apple almost always sends with one
+  // of two spellings are a tag, the quantity takes 4 bytes, and the fields that are rarely
+  // present (a quantity beyond `Int32` among them) live in one shared box. Each value has one
+  // representation, so the synthesized `==` and `hash(into:)` compare values.
   private var purchaseMilliseconds: Int64 = 0
   private var originalPurchaseMilliseconds: Int64 = 0
   private var expiresMilliseconds: Int64 = 0
@@ -50,6 +60,14 @@ public struct ReceiptEntry: Hashable, Sendable {
   /// those of the values).
   private(set) var transactionNumber: IdentifierNumber
   private(set) var orderLineNumber: IdentifierNumber
+  /// ``quantity``, or ``largeQuantity`` when it is in ``rare``.
+  private var smallQuantity: Int32 = 1
+  private static var largeQuantity: Int32 { .min }
+
+  /// `quantity` in the entry's 4 bytes; `nil` when it is kept in ``rare`` instead.
+  private static func small(_ quantity: Int) -> Int32? {
+    Int32(exactly: quantity).flatMap { $0 == largeQuantity ? nil : $0 }
+  }
   private var flags: Flags = []
   private var ownershipTag = KnownSpelling.absent
   private var cancellationReasonTag = KnownSpelling.absent
@@ -187,7 +205,6 @@ public struct ReceiptEntry: Hashable, Sendable {
     self.originalTransactionID =
       originalTransactionID ?? OriginalTransactionID(transactionID.rawValue)
     self.webOrderLineItemID = webOrderLineItemID
-    self.quantity = quantity
     self.purchaseDate = purchaseDate
     self.originalPurchaseDate = originalPurchaseDate
     self.expiresDate = expiresDate
@@ -197,13 +214,16 @@ public struct ReceiptEntry: Hashable, Sendable {
     self.isUpgraded = isUpgraded
     cancellationReasonTag = KnownSpelling(rawCancellationReason, among: Self.reasonSpellings)
     ownershipTag = KnownSpelling(rawInAppOwnershipType, among: Self.ownershipSpellings)
+    let small = Self.small(quantity)
+    smallQuantity = small ?? Self.largeQuantity
     if cancellationReasonTag == .other || ownershipTag == .other || offerCodeRefName != nil
-      || promotionalOfferID != nil
+      || promotionalOfferID != nil || small == nil
     {
       rare = RareFields(
         cancellationReason: cancellationReasonTag == .other ? rawCancellationReason : nil,
         ownership: ownershipTag == .other ? rawInAppOwnershipType : nil,
-        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID)
+        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID,
+        quantity: small == nil ? quantity : nil)
     }
   }
 
@@ -240,7 +260,7 @@ public enum CancellationReason: String, Hashable, Sendable, CaseIterable {
 
 extension ReceiptEntry {
   /// The fields of an entry that the evaluator's pass reads on its usual path (ids as numbers,
-  /// three dates, the flags), in 41 bytes instead of the entry's 136.
+  /// three dates, the flags), in 41 bytes instead of the entry's 128.
   ///
   /// An out-of-order history is read in canonical order: entry by entry, that order is
   /// scattered over memory, and each entry spans two or three cache lines. Gathered from the
@@ -345,21 +365,24 @@ extension ReceiptEntry {
     let ownership: String?
     let offerCodeRefName: String?
     let promotionalOfferID: String?
+    /// A quantity that does not fit the entry's 4 bytes.
+    let quantity: Int?
 
     init(
       cancellationReason: String?, ownership: String?, offerCodeRefName: String?,
-      promotionalOfferID: String?
+      promotionalOfferID: String?, quantity: Int?
     ) {
       self.cancellationReason = cancellationReason
       self.ownership = ownership
       self.offerCodeRefName = offerCodeRefName
       self.promotionalOfferID = promotionalOfferID
+      self.quantity = quantity
     }
 
     static func == (lhs: RareFields, rhs: RareFields) -> Bool {
       lhs.cancellationReason == rhs.cancellationReason && lhs.ownership == rhs.ownership
         && lhs.offerCodeRefName == rhs.offerCodeRefName
-        && lhs.promotionalOfferID == rhs.promotionalOfferID
+        && lhs.promotionalOfferID == rhs.promotionalOfferID && lhs.quantity == rhs.quantity
     }
 
     func hash(into hasher: inout Hasher) {
@@ -367,6 +390,7 @@ extension ReceiptEntry {
       hasher.combine(ownership)
       hasher.combine(offerCodeRefName)
       hasher.combine(promotionalOfferID)
+      hasher.combine(quantity)
     }
   }
 
@@ -376,6 +400,7 @@ extension ReceiptEntry {
     var ownership: String?
     var offerCodeRefName: String?
     var promotionalOfferID: String?
+    var quantity: Int?
   }
 
   /// Changes the rare fields; the box is dropped when none is left, so that one value has one
@@ -383,16 +408,18 @@ extension ReceiptEntry {
   private mutating func updateRare(_ change: (inout RareValues) -> Void) {
     var values = RareValues(
       cancellationReason: rare?.cancellationReason, ownership: rare?.ownership,
-      offerCodeRefName: rare?.offerCodeRefName, promotionalOfferID: rare?.promotionalOfferID)
+      offerCodeRefName: rare?.offerCodeRefName, promotionalOfferID: rare?.promotionalOfferID,
+      quantity: rare?.quantity)
     change(&values)
     if values.cancellationReason == nil, values.ownership == nil,
-      values.offerCodeRefName == nil, values.promotionalOfferID == nil
+      values.offerCodeRefName == nil, values.promotionalOfferID == nil, values.quantity == nil
     {
       rare = nil
     } else {
       rare = RareFields(
         cancellationReason: values.cancellationReason, ownership: values.ownership,
-        offerCodeRefName: values.offerCodeRefName, promotionalOfferID: values.promotionalOfferID)
+        offerCodeRefName: values.offerCodeRefName, promotionalOfferID: values.promotionalOfferID,
+        quantity: values.quantity)
     }
   }
 

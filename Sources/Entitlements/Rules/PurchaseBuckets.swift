@@ -5,7 +5,7 @@
 ///
 /// One sequential pass over the entries makes each entry's value and purchase key, in the
 /// entries' order, with the keys' range and whether the entries are in order already. A
-/// second pass, over those values (48 bytes for the evaluator, where an entry is 136), puts
+/// second pass, over those values (48 bytes for the evaluator, where an entry is 128), puts
 /// each straight into its bucket, one bucket per range of instants, about one entry each.
 /// Each bucket is then sorted on its own: by insertion (the usual bucket holds one or two
 /// values), by comparison when large. Reading the entries in their own order, and once,
