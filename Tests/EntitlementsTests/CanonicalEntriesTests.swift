@@ -31,7 +31,10 @@ struct CanonicalEntriesTests {
     // slots; p1 and p0 are listed beyond them, and p10 is not listed.
     let entries = (0...10).reversed().map { Self.entry(String(20 + $0), Int64($0), product: $0) }
     let canonical = try #require(CanonicalEntries.make(entries, catalog: Self.catalog))
-    #expect(canonical.products.products.map(\.id) == (2...9).reversed().map { ProductID("p\($0)") })
+    let known = canonical.products
+    #expect(
+      (0..<known.count).map { known.product(at: $0, in: Self.catalog).id }
+        == (2...9).reversed().map { ProductID("p\($0)") })
     for arranged in canonical.entries {
       let entry = entries[Int(arranged.index)]
       #expect(arranged.fields.purchaseDate == entry.purchaseDate)
@@ -43,7 +46,9 @@ struct CanonicalEntriesTests {
       if arranged.product == CanonicalEntries.Entry.unlisted {
         #expect(["p0", "p1", "p10"].contains(entry.productID.rawValue))
       } else {
-        #expect(canonical.products.products[Int(arranged.product)].id == entry.productID)
+        #expect(
+          canonical.products.product(at: Int(arranged.product), in: Self.catalog).id
+            == entry.productID)
       }
     }
   }

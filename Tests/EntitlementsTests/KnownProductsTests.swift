@@ -47,7 +47,15 @@ struct KnownProductsTests {
     let (name, ids, slots) = Self.rows[row]
     var known = KnownProducts()
     #expect(ids.map { known.slot(of: $0, in: Self.catalog) } == slots, "\(name)")
-    #expect(Set(known.products.map(\.id)).count == known.products.count, "\(name): one slot each")
+    let products = (0..<known.count).map { known.product(at: $0, in: Self.catalog) }
+    #expect(Set(products.map(\.id)).count == known.count, "\(name): one slot each")
+    // Each slot holds the product its first id named, with its type.
+    for (id, slot) in zip(ids, slots) {
+      guard let slot else { continue }
+      #expect(products[slot].id == id, "\(name)")
+      #expect(known.type(at: slot) == products[slot].type, "\(name)")
+      #expect(known.entitlement(at: slot, in: Self.catalog) == products[slot].entitlement)
+    }
   }
 
   @Test func noSlotPastTheLimit() {

@@ -107,7 +107,7 @@ extension Evaluator {
     let itemType: ProductType?
     let entitlement: EntitlementID
     if let slot {
-      (itemType, entitlement) = (known.products[slot].type, known.products[slot].entitlement)
+      (itemType, entitlement) = (known.type(at: slot), known.entitlement(at: slot, in: catalog))
     } else if !catalog.isEmpty, let product = catalog[entries[index].productID] {
       // Listed, beyond the slots of ``KnownProducts``.
       (itemType, entitlement) = (product.type, product.entitlement)

@@ -15,10 +15,14 @@
 public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
   public private(set) var products: [ProductID: Product]
-  /// The same products sorted by id when there are few: comparing a product id with a handful
-  /// of ids is cheaper than hashing it, and every evaluation looks up the products it meets.
+  /// The same products sorted by id: the evaluator keeps the position of each product a
+  /// history names (``KnownProducts``) and reads the product here, in place, with no copy.
   /// Derived from ``products``, so equal catalogs have equal lists.
-  private var few: [Product]?
+  let listed: [Product]
+  /// The position in ``listed`` of each id, when there are many products; `nil` for a few,
+  /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing
+  /// it, and every evaluation looks up the products it meets.
+  private let positions: [ProductID: Int]?
 
   /// Creates a catalog. When an id appears twice, the later product replaces the earlier.
   ///
@@ -27,7 +31,11 @@ public struct ProductCatalog: Hashable, Sendable {
     var byID: [ProductID: Product] = [:]
     for product in products { byID[product.id] = product }
     self.products = byID
-    few = byID.count <= 16 ? byID.values.sorted { $0.id < $1.id } : nil
+    let listed = byID.values.sorted { $0.id < $1.id }
+    self.listed = listed
+    positions =
+      listed.count <= 16
+      ? nil : Dictionary(uniqueKeysWithValues: listed.indices.map { (listed[$0].id, $0) })
   }
 
   /// No catalog: types and grouping are inferred from the entries (SPEC §2).
@@ -38,8 +46,18 @@ public struct ProductCatalog: Hashable, Sendable {
 
   /// The product with this id, if listed.
   public subscript(id: ProductID) -> Product? {
-    guard let few else { return products[id] }
-    for product in few where product.id == id { return product }
-    return nil
+    position(of: id).map { listed[$0] }
+  }
+
+  /// The position in ``listed`` of the product with this id, if listed.
+  func position(of id: ProductID) -> Int? {
+    guard let positions else {
+      // In place: a closure over the list (`firstIndex(where:)`) would retain each product.
+      return listed.withUnsafeBufferPointer { listed in
+        for position in listed.indices where listed[position].id == id { return position }
+        return nil
+      }
+    }
+    return positions[id]
   }
 }
