@@ -58,6 +58,34 @@ struct KnownProductsTests {
     }
   }
 
+  /// A catalog of few products is scanned, one of many is hashed: both find every product by
+  /// id (a later duplicate id replacing the earlier), and none that is not listed.
+  @Test(arguments: [3, 16, 17, 40])
+  func catalogsOfAnySizeFindTheirProducts(size: Int) {
+    let products = (0..<size).map {
+      Product(
+        id: ProductID(rawValue: "p\($0)"), type: $0 % 2 == 0 ? .autoRenewable : .nonConsumable,
+        entitlement: EntitlementID(rawValue: "e\($0)"))
+    }
+    let replaced = Product(id: "p0", type: .nonConsumable, entitlement: "replaced")
+    let catalog = ProductCatalog(products + [replaced])
+    #expect(catalog.products.count == size)
+    #expect(catalog["p0"] == replaced)
+    for product in products.dropFirst() {
+      #expect(catalog[product.id] == product, "\(size)")
+      #expect(catalog[Self.fresh(product.id.rawValue)] == product, "\(size): equal text")
+    }
+    #expect(catalog[ProductID(rawValue: "p\(size)")] == nil)
+    #expect(catalog["missing"] == nil)
+    // The slots read their products in the same catalog.
+    var known = KnownProducts()
+    let last = products[size - 1]
+    #expect(known.slot(of: last.id, in: catalog) == 0)
+    #expect(known.product(at: 0, in: catalog) == last)
+    #expect(known.type(at: 0) == last.type)
+    #expect(known.entitlement(at: 0, in: catalog) == last.entitlement)
+  }
+
   @Test func noSlotPastTheLimit() {
     let catalog = ProductCatalog(
       (0...KnownProducts.limit).map {
