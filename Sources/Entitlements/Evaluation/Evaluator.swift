@@ -83,9 +83,12 @@ public struct Evaluator: Sendable {
       }
     }
 
-    func evaluateGroup(_ id: EntitlementID, _ group: inout EntitlementGroup)
-      -> EntitlementEvaluation
-    {
+    // Reads `diagnostics` and `renewalInfo` without capturing them: a captured variable is
+    // boxed, and each access to the box was checked at run time.
+    func evaluateGroup(
+      _ id: EntitlementID, _ group: inout EntitlementGroup,
+      renewalInfo: [OriginalTransactionID: RenewalInfo], diagnostics: inout [Diagnostic]
+    ) -> EntitlementEvaluation {
       // In place: the group's list is the only reference to its records, so they are
       // evaluated again (when an upgrade needed later entries) without a copy.
       let evaluation = evaluateEntitlement(
@@ -96,7 +99,10 @@ public struct Evaluator: Sendable {
     // One entitlement is the norm: it needs no dictionary and no list of groups.
     let entitlements: [EntitlementEvaluation]
     if let currentID = classified.currentID, classified.groups.isEmpty {
-      entitlements = [evaluateGroup(currentID, &classified.current)]
+      entitlements = [
+        evaluateGroup(
+          currentID, &classified.current, renewalInfo: renewalInfo, diagnostics: &diagnostics)
+      ]
     } else {
       if let currentID = classified.currentID {
         classified.groups[currentID] = classified.current
@@ -106,7 +112,7 @@ public struct Evaluator: Sendable {
         guard var group = classified.groups.removeValue(forKey: id) else {
           preconditionFailure("every sorted key has a group")
         }
-        return evaluateGroup(id, &group)
+        return evaluateGroup(id, &group, renewalInfo: renewalInfo, diagnostics: &diagnostics)
       }
     }
     return Evaluation(
