@@ -127,4 +127,17 @@ struct LapseRulesTests {
     )
     #expect(evaluation.lapses.map(\.cause) == [.refund])
   }
+
+  /// A refunded span meets a gap by its end, not by its start: a long refund that began
+  /// before a shorter one still reaches into the gap after the shorter one has ended.
+  @Test func aRefundStartedEarlierThatEndsLaterMeetsTheGap() throws {
+    let evaluation = try evaluateOne([
+      sub("1", "2017-01-01", "2017-02-01"),
+      sub("2", "2017-01-20", "2017-06-01", cancelled: "2017-01-21"),
+      sub("3", "2017-01-25", "2017-01-28", cancelled: "2017-01-26"),
+      sub("4", "2017-03-01", "2017-04-01"),
+    ])
+    #expect(evaluation.lapses.map(\.interval) == [interval("2017-02-01", "2017-03-01")])
+    #expect(evaluation.lapses.map(\.cause) == [.refund])
+  }
 }

@@ -25,16 +25,11 @@ enum LapseRules {
     billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
-    // Refunded spans sorted by start, with the running maximum of their ends: "does any
-    // refunded span meet this gap" is then a look at the spans starting before its end.
+    // Refunded spans sorted by start, and the latest end of those starting before a gap's
+    // end: "does any refunded span meet this gap" is then one comparison.
     var refunded = refunded
     if !refunded.indices.dropFirst().allSatisfy({ refunded[$0 - 1].start <= refunded[$0].start }) {
       refunded.sort { $0.start < $1.start }
-    }
-    var furthestEnd: [Instant] = []
-    furthestEnd.reserveCapacity(refunded.count)
-    for index in refunded.indices {
-      furthestEnd.append(max(furthestEnd.last ?? .distantPast, refunded[index].end))
     }
     // Renewal info applies to the gaps after a subscription's last coverage; without renewal
     // info there is nothing to look up, and the coverage is not read.
@@ -64,10 +59,11 @@ enum LapseRules {
     for (subscription, end) in lastEndBySubscription {
       endingHere[end, default: []].append(subscription)
     }
-    let recoveryInstants = recoveries.map(\.renewedAt).sorted()
+    let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: two cursors instead of a search per gap.
     var startingBefore = 0
+    var furthestEnd = Instant.distantPast  // of the refunded spans before `startingBefore`
     var firstRecovery = 0
     var lapses: [Lapse] = []
     lapses.reserveCapacity(periods.count - 1)
@@ -78,9 +74,10 @@ enum LapseRules {
         endingHere.isEmpty
         ? [] : (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
       while startingBefore < refunded.count, refunded[startingBefore].start < gap.end {
+        furthestEnd = max(furthestEnd, refunded[startingBefore].end)
         startingBefore += 1
       }
-      let refundMeetsGap = startingBefore > 0 && furthestEnd[startingBefore - 1] > gap.start
+      let refundMeetsGap = startingBefore > 0 && furthestEnd > gap.start
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
