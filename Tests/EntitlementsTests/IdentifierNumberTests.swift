@@ -19,6 +19,32 @@ struct IdentifierNumberTests {
     if let expected { #expect(number.value == expected) }
   }
 
+  /// `precedes` is a strict total order: plain numbers by value, before every other id, and
+  /// those by their text. Checked on every pair of a set mixing both kinds.
+  @Test func precedesOrdersPlainNumbersFirstThenText() {
+    let ids = [
+      "0", "7", "9", "10", "500000000", "9999999999999999999", "10000000000000000000", "0042",
+      "12a", "", "x", "9a", "1x",
+    ]
+    func expected(_ a: String, _ b: String) -> Bool {
+      let (x, y) = (IdentifierNumber(a), IdentifierNumber(b))
+      if x.isPlain && y.isPlain { return x.value < y.value }
+      if x.isPlain != y.isPlain { return x.isPlain }
+      return a < b
+    }
+    for a in ids {
+      for b in ids {
+        let result = IdentifierNumber.precedes(IdentifierNumber(a), a, IdentifierNumber(b), b)
+        #expect(result == expected(a, b), "\(a) before \(b)")
+        if a == b { #expect(!result, "\(a) before itself") }
+        if a != b {
+          let reverse = IdentifierNumber.precedes(IdentifierNumber(b), b, IdentifierNumber(a), a)
+          #expect(result != reverse, "\(a), \(b): exactly one comes first")
+        }
+      }
+    }
+  }
+
   @Test func noTextHasNoNumber() {
     #expect(IdentifierNumber(nil) == .none)
   }
