@@ -62,15 +62,17 @@ public struct ReceiptEntry: Hashable, Sendable {
   private(set) var orderLineNumber: IdentifierNumber
   /// ``quantity``, or ``largeQuantity`` when it is in ``rare``.
   private var smallQuantity: Int32 = 1
+  private var flags: Flags = []
+  private var ownershipTag = KnownSpelling.absent
+  private var cancellationReasonTag = KnownSpelling.absent
+
+  /// The ``smallQuantity`` of an entry whose quantity is in ``rare``.
   private static var largeQuantity: Int32 { .min }
 
   /// `quantity` in the entry's 4 bytes; `nil` when it is kept in ``rare`` instead.
   private static func small(_ quantity: Int) -> Int32? {
     Int32(exactly: quantity).flatMap { $0 == largeQuantity ? nil : $0 }
   }
-  private var flags: Flags = []
-  private var ownershipTag = KnownSpelling.absent
-  private var cancellationReasonTag = KnownSpelling.absent
 
   /// `purchase_date`: when this purchase or renewal was charged.
   public var purchaseDate: Instant? {
