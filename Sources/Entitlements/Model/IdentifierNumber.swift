@@ -54,9 +54,9 @@ struct IdentifierNumber: Hashable, Sendable {
     _ a: IdentifierNumber, _ aText: @autoclosure () -> String,
     _ b: IdentifierNumber, _ bText: @autoclosure () -> String
   ) -> Bool {
-    // Every plain number is below ``none``'s value, so one comparison orders a plain number
-    // before any id, and a plain number after no other id; only two ids without numbers
-    // read their text.
+    // Every plain number is below ``none``'s value, so one comparison orders plain numbers by
+    // value and each before every id without a number; only two ids without numbers read
+    // their text.
     a.value < b.value || (a.value == b.value && !a.isPlain && aText() < bText())
   }
 }
