@@ -63,7 +63,9 @@ enum LapseRules {
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: two cursors instead of a search per gap.
     var startingBefore = 0
-    var furthestEnd = Instant.distantPast  // of the refunded spans before `startingBefore`
+    // The latest end of the refunded spans before `startingBefore`; none yet is the earliest
+    // instant, which meets no gap.
+    var furthestEnd = Instant.distantPast
     var firstRecovery = 0
     var lapses: [Lapse] = []
     lapses.reserveCapacity(periods.count - 1)
@@ -77,7 +79,7 @@ enum LapseRules {
         furthestEnd = max(furthestEnd, refunded[startingBefore].end)
         startingBefore += 1
       }
-      let refundMeetsGap = startingBefore > 0 && furthestEnd > gap.start
+      let refundMeetsGap = furthestEnd > gap.start
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
