@@ -79,7 +79,7 @@ enum Bench {
     print("    n           order      time/eval     entries/s")
     var coreTimes: [Int: Double] = [:]
     var sortedHistories: [Int: PurchaseHistory] = [:]
-    var shuffled100k: PurchaseHistory?
+    var shuffledHistories: [Int: PurchaseHistory] = [:]
     let sizes = ProcessInfo.processInfo.environment["BENCH_N"].flatMap { Int($0) }.map { [$0] }
     for n in sizes ?? (quick ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000]) {
       let sorted = Inputs.entries(count: n, seed: 1)
@@ -102,8 +102,8 @@ enum Bench {
         if name == "sorted" {
           coreTimes[n] = time
           if n == 100_000 || n == 1_000_000 { sortedHistories[n] = history }
-        } else if n == 100_000 {
-          shuffled100k = history
+        } else if n == 100_000 || n == 1_000_000 {
+          shuffledHistories[n] = history
         }
         print(
           "    \(String(n).padding(toLength: 11, withPad: " ", startingAt: 0)) "
@@ -113,7 +113,7 @@ enum Bench {
     }
     // Shuffled against sorted input at 10⁵, taken in turn: a figure of the engine, not of the
     // machine's speed at the moment (which moves both by up to 1.9×).
-    if let sorted = sortedHistories[100_000], let shuffled = shuffled100k {
+    if let sorted = sortedHistories[100_000], let shuffled = shuffledHistories[100_000] {
       let (sortedTime, shuffledTime) = interleavedMedians(
         runs: max(runs, 9),
         {
@@ -133,7 +133,8 @@ enum Bench {
     // The ratio again, from runs of the two sizes taken in turn: this machine's speed moves by
     // half over seconds (a shared virtual machine), and the table's two figures are timed
     // seconds apart.
-    if let small = sortedHistories[100_000], let large = sortedHistories[1_000_000] {
+    for (order, histories) in [("sorted", sortedHistories), ("shuffled", shuffledHistories)] {
+      guard let small = histories[100_000], let large = histories[1_000_000] else { continue }
       let (smallTime, largeTime) = interleavedMedians(
         runs: max(runs, 9),
         {
@@ -142,8 +143,8 @@ enum Bench {
         { sink &+= entitledAtProbe(evaluator.evaluate(large)) })
       print(
         String(
-          format: "    t(1 000 000) / t(100 000), sorted, taken in turn = %.1f (%.3f ms / %.3f ms)",
-          largeTime / (smallTime / 10), largeTime * 1000, smallTime * 100))
+          format: "    t(1 000 000) / t(100 000), %@, taken in turn = %.1f (%.3f ms / %.3f ms)",
+          order, largeTime / (smallTime / 10), largeTime * 1000, smallTime * 100))
     }
     return sink
   }
