@@ -47,7 +47,7 @@ enum Bench {
   static func main() {
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
-    // `--only core|end|batch` runs one part (for profiling).
+    // `--only core|end|batch|scale` runs one part (for profiling).
     let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
       CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
     }
@@ -58,6 +58,7 @@ enum Bench {
     if selected("core") { sink &+= core(quick: quick, runs: runs) }
     if selected("end") { sink &+= endToEnd(runs: runs) }
     if selected("batch") { sink &+= batch(quick: quick, runs: runs) }
+    if selected("scale") { sink &+= scale(runs: quick ? 1 : 3) }
     print("")
     print("(checksum \(sink))")
   }
@@ -257,6 +258,60 @@ enum Bench {
       String(
         format: "    %.2f s  with each history built in the loop (template copied and shifted)",
         generatedTime))
+    return sink
+  }
+
+  /// (d) no quadratic path: a 100 000-entry receipt and 10 000 releases, from bytes (Apple's
+  /// order) and from shuffled entries in memory. Each run reads or takes the entries, evaluates
+  /// them, and asks every entitlement for its readable releases and its status at each
+  /// release.
+  static func scale(runs: Int) -> Int {
+    var sink = 0
+    print("")
+    print("(d) scale: a 100 000-entry receipt and 10 000 releases (target: well under a second)")
+    let document = Inputs.verifyReceiptJSON(entries: 100_000, seed: 5)
+    let releases = Inputs.releases(count: 10_000)
+    var random = SeededRandom(seed: 6)
+    let shuffled = PurchaseHistory(
+      entries: random.shuffled(Inputs.entries(count: 100_000, seed: 5)))
+    /// Readable releases and statuses at each release of every entitlement; the periods.
+    func ask(_ evaluation: Evaluation) -> (readable: Int, entitled: Int, periods: Int) {
+      var answer = (readable: 0, entitled: 0, periods: 0)
+      for entitlement in evaluation.entitlements {
+        answer.readable += entitlement.readableReleases(releases).count
+        answer.periods += entitlement.periods.count
+        for release in releases where entitlement.status(at: release.date).isEntitled {
+          answer.entitled += 1
+        }
+      }
+      return answer
+    }
+    func read() -> PurchaseHistory {
+      do {
+        return try VerifyReceiptResponse(json: document).history
+      } catch {
+        fatalError("entitlements-bench: the generated receipt does not read: \(error)")
+      }
+    }
+    var answers: [(readable: Int, entitled: Int, periods: Int)] = []
+    let fromBytes = median(runs: runs) {
+      answers.append(ask(evaluator.evaluate(read())))
+    }
+    let fromShuffled = median(runs: runs) {
+      answers.append(ask(evaluator.evaluate(shuffled)))
+    }
+    guard let first = answers.first, answers.allSatisfy({ $0 == first }) else {
+      fatalError("entitlements-bench: the two forms of one history disagree: \(answers)")
+    }
+    sink &+= first.readable &+ first.entitled
+    print(
+      String(
+        format: "    from verifyReceipt bytes (%.0f MB)   %8.1f ms",
+        Double(document.count) / 1e6, fromBytes * 1000))
+    print(String(format: "    from shuffled entries in memory  %8.1f ms", fromShuffled * 1000))
+    print(
+      "    \(first.periods) periods, \(first.readable) readable releases, "
+        + "entitled at \(first.entitled) of 10000 release dates")
     return sink
   }
 }
