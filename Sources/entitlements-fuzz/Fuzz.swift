@@ -11,8 +11,12 @@
 import Entitlements
 
 /// Reads one input as any Apple document, evaluates it, and asks for a status: none of this
-/// may trap, whatever the bytes.
+/// may trap, whatever the bytes. The byte-level reader must also read what the general reader
+/// reads, or give up.
 func exercise(_ bytes: [UInt8]) {
+  if let disagreement = DocumentReader._readersDisagreement(bytes) {
+    preconditionFailure("the two readers disagree: \(disagreement)")
+  }
   guard let document = try? DocumentReader.read(bytes) else { return }
   let evaluation = Evaluator().evaluate(document.history)
   for entitlement in evaluation.entitlements {

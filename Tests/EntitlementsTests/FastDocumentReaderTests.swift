@@ -8,31 +8,23 @@ import Testing
 /// every receipt schema, or gives up (and the general reader answers).
 @Suite("Fast document reader agrees with the general reader")
 struct FastDocumentReaderTests {
-  /// Whether two documents are the same value of the same type.
-  static func same(_ a: any PurchaseDocument, _ b: any PurchaseDocument) -> Bool {
-    guard let a = a as? any (PurchaseDocument & Equatable) else { return false }
-    func compare<T: PurchaseDocument & Equatable>(_ a: T) -> Bool { (b as? T) == a }
-    return compare(a)
-  }
-
-  /// Both readers on one document: the same document, or the same error; and the public
-  /// entry point (fast first, general after) agrees with both.
+  /// Both readers on one document: the same document, or the byte-level reader gives up
+  /// (`DocumentReader._readersDisagreement`); and the public entry point (fast first, general
+  /// after) agrees with the general reader, document or error. `fast`: whether the byte-level
+  /// reader read it.
   static func agree(_ bytes: [UInt8]) -> (agree: Bool, fast: Bool) {
-    let fast = FastDocumentReader.read(bytes)
     let general = Result { () throws(ReadError) in try DocumentReader.readGeneral(bytes) }
     let combined = Result { () throws(ReadError) in try DocumentReader.read(bytes) }
-    if let fast {
-      guard case .success(let reference) = general, case .success(let both) = combined else {
-        return (false, true)
+    let entryPointAgrees =
+      switch (general, combined) {
+      case (.success(let a), .success(let b)): DocumentReader.isSame(a, b)
+      case (.failure(let a), .failure(let b)): a == b
+      default: false
       }
-      // Nothing irregular was read: the general reader has nothing to say either.
-      return (same(fast, reference) && same(both, reference) && reference.diagnostics.isEmpty, true)
-    }
-    switch (general, combined) {
-    case (.success(let a), .success(let b)): return (same(a, b), false)
-    case (.failure(let a), .failure(let b)): return (a == b, false)
-    default: return (false, false)
-    }
+    return (
+      DocumentReader._readersDisagreement(bytes) == nil && entryPointAgrees,
+      FastDocumentReader.read(bytes) != nil
+    )
   }
 
   /// A verifyReceipt response with these entries in `latest_receipt_info`, which both readers
@@ -119,6 +111,26 @@ struct FastDocumentReaderTests {
         #expect(try AppStoreRenewalInfo(json: bytes) == expected, "\(name)")
       }
     }
+  }
+
+  /// The comparison behind the agreement: the same value of the same type, nothing else.
+  @Test func documentsAreTheSameOnlyWhenEqualAndOfOneType() throws {
+    let receipt = Array(#"{"status": 0, "latest_receipt_info": []}"#.utf8)
+    let otherStatus = Array(#"{"status": 21006, "latest_receipt_info": []}"#.utf8)
+    let transaction = Array(
+      #"{"transactionId": "1", "originalTransactionId": "1", "productId": "p"}"#.utf8)
+    let (a, b) = (try DocumentReader.readGeneral(receipt), try DocumentReader.read(receipt))
+    let other = try DocumentReader.readGeneral(otherStatus)
+    let another = try DocumentReader.readGeneral(transaction)
+    #expect(DocumentReader.isSame(a, b))
+    #expect(!DocumentReader.isSame(a, other))
+    #expect(!DocumentReader.isSame(a, another) && !DocumentReader.isSame(another, a))
+    // Read by the byte-level reader, then by the general reader alone.
+    #expect(FastDocumentReader.read(receipt) != nil)
+    #expect(DocumentReader._readersDisagreement(receipt) == nil)
+    // Not JSON: the byte-level reader gives up, and there is nothing to compare.
+    #expect(FastDocumentReader.read(Array("{".utf8)) == nil)
+    #expect(DocumentReader._readersDisagreement(Array("{".utf8)) == nil)
   }
 
   @Test func everyFieldOfARegularDocument() throws {

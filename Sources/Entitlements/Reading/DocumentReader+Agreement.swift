@@ -1,0 +1,44 @@
+extension DocumentReader {
+  /// What the byte-level reader and the general reader disagree about on `bytes`; `nil` when
+  /// they agree. For the tests and the fuzz target (issue: performance, "the same results and
+  /// the same diagnostics as the existing reader").
+  ///
+  /// They agree when the byte-level reader gives up (the general reader then answers alone),
+  /// or when it reads the very document the general reader reads, and the general reader has
+  /// no diagnostic to add: the byte-level reader reads only regular documents.
+  ///
+  /// ```swift
+  /// let bytes = Array(#"{"status": 0, "latest_receipt_info": []}"#.utf8)
+  /// DocumentReader._readersDisagreement(bytes)  // nil
+  /// ```
+  ///
+  /// - Parameter bytes: A document as received, or any bytes.
+  /// - Returns: One sentence naming what differs, or `nil`.
+  public static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
+    guard let fast = FastDocumentReader.read(bytes) else { return nil }
+    let general: any PurchaseDocument
+    do {
+      general = try readGeneral(bytes)
+    } catch {
+      return "the byte-level reader read a \(type(of: fast)) that the general reader refuses: "
+        + "\(error)"
+    }
+    guard isSame(fast, general) else {
+      return "the byte-level reader read \(fast), the general reader \(general)"
+    }
+    guard general.diagnostics.isEmpty else {
+      return "the byte-level reader read a document the general reader has diagnostics for: "
+        + "\(general.diagnostics)"
+    }
+    return nil
+  }
+
+  /// Whether two documents are the same value of the same type.
+  static func isSame(_ a: any PurchaseDocument, _ b: any PurchaseDocument) -> Bool {
+    guard let a = a as? any (PurchaseDocument & Equatable) else { return false }
+    func isEqual<Document: PurchaseDocument & Equatable>(_ a: Document) -> Bool {
+      (b as? Document) == a
+    }
+    return isEqual(a)
+  }
+}
