@@ -23,9 +23,9 @@ enum Inputs {
       let end = cursor + .days(30)
       var entry = ReceiptEntry(
         productID: random.chance(0.9) ? "com.example.monthly" : "com.example.yearly",
-        transactionID: TransactionID(String(100_000_000_000 + index)),
-        originalTransactionID: "1000000000",
-        webOrderLineItemID: WebOrderLineItemID(String(500_000_000 + index)),
+        transactionID: TransactionID(String(1_000_000_700_000_000 + index)),
+        originalTransactionID: "1000000700000000",
+        webOrderLineItemID: WebOrderLineItemID(String(1_000_000_050_000_000 + index)),
         purchaseDate: cursor, expiresDate: end)
       if random.chance(0.01) { entry.cancellationDate = cursor + .days(3) }
       entries.append(entry)
@@ -60,7 +60,7 @@ enum Inputs {
       "bundle_id": "com.example.app", "receipt_creation_date_ms": "1600000000000", "in_app": []}, \
       "latest_receipt_info": [\(rendered)], "latest_receipt": "MIIT...", \
       "pending_renewal_info": [{"auto_renew_product_id": "com.example.monthly", \
-      "original_transaction_id": "1000000000", "product_id": "com.example.monthly", "auto_renew_status": "1"}]}
+      "original_transaction_id": "1000000700000000", "product_id": "com.example.monthly", "auto_renew_status": "1"}]}
       """
     return Array(text.utf8)
   }
