@@ -69,4 +69,53 @@ struct IdentifierNumberTests {
     entry.webOrderLineItemID = nil
     #expect(entry.orderLineNumber == .none)
   }
+
+  /// Ids as an entry keeps them (`CompactIdentifier`): a plain number with no `String`, any
+  /// other text as it is. Each reads back exactly, through the initializer, the setters and
+  /// the byte reader, and equal ids give equal, equally hashed entries.
+  @Test(arguments: [
+    "1000000318407192", "0", "7", "9999999999999999999", "10000000000000000000", "", "00",
+    "0042", "12a", "-1", " 1", "1.0", "１２", "1000000318407192 ", "x/y",
+  ])
+  func entriesKeepEveryIdExactly(text: String) throws {
+    let compact = CompactIdentifier(text)
+    #expect(compact.text == text)
+    #expect(compact.isPresent)
+    #expect(compact.number == IdentifierNumber(text))
+    #expect(compact == CompactIdentifier(number: IdentifierNumber(text), text: text))
+
+    let built = ReceiptEntry(
+      productID: "p", transactionID: TransactionID(text), originalTransactionID: "o",
+      webOrderLineItemID: WebOrderLineItemID(text), purchaseDate: nil)
+    #expect(built.transactionID.rawValue == text)
+    #expect(built.webOrderLineItemID?.rawValue == text)
+    #expect(built.transactionNumber == IdentifierNumber(text))
+    #expect(built.orderLineNumber == IdentifierNumber(text))
+    var set = ReceiptEntry(
+      productID: "p", transactionID: "99", originalTransactionID: "o", purchaseDate: nil)
+    set.transactionID = TransactionID(text)
+    set.webOrderLineItemID = WebOrderLineItemID(text)
+    #expect(set == built)
+    #expect(set.hashValue == built.hashValue)
+    set.webOrderLineItemID = nil
+    #expect(set.webOrderLineItemID == nil)
+    #expect(set.orderLineNumber == .none)
+
+    // Read from a document (by the byte-level reader when it reads it, else the general one).
+    let escaped = text.replacingOccurrences(of: "/", with: "\\/")
+    let json =
+      #"{"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": ""#
+      + escaped + #"", "original_transaction_id": "o", "web_order_line_item_id": ""# + escaped
+      + #"", "purchase_date_ms": "1"}]}"#
+    let read = try #require(try VerifyReceiptResponse(json: Array(json.utf8)).entries.first)
+    #expect(read.transactionID.rawValue == text)
+    #expect(read.webOrderLineItemID?.rawValue == text)
+    #expect(read.transactionNumber == IdentifierNumber(text))
+  }
+
+  @Test func anAbsentIdHasNoText() {
+    #expect(CompactIdentifier.absent.text == nil)
+    #expect(!CompactIdentifier.absent.isPresent)
+    #expect(CompactIdentifier.absent != CompactIdentifier(""))
+  }
 }

@@ -21,13 +21,15 @@ public struct ReceiptEntry: Hashable, Sendable {
   public var productID: ProductID
   /// `transaction_id`: the key of this record.
   public var transactionID: TransactionID {
-    didSet { transactionNumber = IdentifierNumber(transactionID.rawValue) }
+    get { TransactionID(rawValue: transaction.text ?? "") }
+    set { transaction = CompactIdentifier(newValue.rawValue) }
   }
   /// `original_transaction_id`: the subscription this entry belongs to.
   public var originalTransactionID: OriginalTransactionID
   /// `web_order_line_item_id`: the key of one subscription purchase event.
   public var webOrderLineItemID: WebOrderLineItemID? {
-    didSet { orderLineNumber = IdentifierNumber(webOrderLineItemID?.rawValue) }
+    get { orderLine.text.map(WebOrderLineItemID.init(rawValue:)) }
+    set { orderLine = newValue.map { CompactIdentifier($0.rawValue) } ?? .absent }
   }
   /// `quantity`.
   public var quantity: Int {
@@ -55,11 +57,15 @@ public struct ReceiptEntry: Hashable, Sendable {
   private static var ownershipSpellings: (String, String) { ("PURCHASED", "FAMILY_SHARED") }
   /// The rarely present fields; `nil` when none is present.
   private var rare: RareFields?
-  /// ``transactionID`` and ``webOrderLineItemID`` as numbers, kept with them: the evaluator
-  /// proves that ids increase by comparing these (they are derived, so `==` and `hash` stay
-  /// those of the values).
-  private(set) var transactionNumber: IdentifierNumber
-  private(set) var orderLineNumber: IdentifierNumber
+  /// ``transactionID`` and ``webOrderLineItemID``: a number when the id is a plain number,
+  /// as Apple's are, with no `String` kept (a 16-digit `String` is an allocation); the
+  /// evaluator proves that ids increase by comparing the numbers.
+  private var transaction: CompactIdentifier
+  private var orderLine: CompactIdentifier
+  /// ``transactionID`` as a number (``IdentifierNumber``).
+  var transactionNumber: IdentifierNumber { transaction.number }
+  /// ``webOrderLineItemID`` as a number (``IdentifierNumber``).
+  var orderLineNumber: IdentifierNumber { orderLine.number }
   /// ``quantity``, or ``largeQuantity`` when it is in ``rare``.
   private var smallQuantity: Int32 = 1
   private var flags: Flags = []
@@ -177,36 +183,33 @@ public struct ReceiptEntry: Hashable, Sendable {
     promotionalOfferID: String? = nil
   ) {
     self.init(
-      productID: productID, transactionID: transactionID,
-      originalTransactionID: originalTransactionID, webOrderLineItemID: webOrderLineItemID,
+      productID: productID, transaction: CompactIdentifier(transactionID.rawValue),
+      originalTransactionID: originalTransactionID,
+      orderLine: webOrderLineItemID.map { CompactIdentifier($0.rawValue) } ?? .absent,
       quantity: quantity, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
       expiresDate: expiresDate, cancellationDate: cancellationDate,
       rawCancellationReason: rawCancellationReason, isTrialPeriod: isTrialPeriod,
       isInIntroOfferPeriod: isInIntroOfferPeriod, isUpgraded: isUpgraded,
       rawInAppOwnershipType: rawInAppOwnershipType, offerCodeRefName: offerCodeRefName,
-      promotionalOfferID: promotionalOfferID, numbers: nil)
+      promotionalOfferID: promotionalOfferID)
   }
 
-  /// The public initializer, given the ids' numbers when the caller has them (the byte
-  /// reader reads them from the bytes, where making them from the strings costs more);
-  /// `nil` makes them from the strings.
+  /// The public initializer, given the ids as an entry keeps them (the byte reader reads
+  /// their numbers from the bytes, and makes no `String` for a plain number).
   @inline(__always)
   init(
-    productID: ProductID, transactionID: TransactionID,
-    originalTransactionID: OriginalTransactionID?, webOrderLineItemID: WebOrderLineItemID?,
+    productID: ProductID, transaction: CompactIdentifier,
+    originalTransactionID: OriginalTransactionID?, orderLine: CompactIdentifier,
     quantity: Int, purchaseDate: Instant?, originalPurchaseDate: Instant?, expiresDate: Instant?,
     cancellationDate: Instant?, rawCancellationReason: String?, isTrialPeriod: Bool,
     isInIntroOfferPeriod: Bool, isUpgraded: Bool, rawInAppOwnershipType: String?,
-    offerCodeRefName: String?, promotionalOfferID: String?,
-    numbers: (transaction: IdentifierNumber, orderLine: IdentifierNumber)?
+    offerCodeRefName: String?, promotionalOfferID: String?
   ) {
     self.productID = productID
-    self.transactionID = transactionID
-    transactionNumber = numbers?.transaction ?? IdentifierNumber(transactionID.rawValue)
-    orderLineNumber = numbers?.orderLine ?? IdentifierNumber(webOrderLineItemID?.rawValue)
+    self.transaction = transaction
+    self.orderLine = orderLine
     self.originalTransactionID =
-      originalTransactionID ?? OriginalTransactionID(transactionID.rawValue)
-    self.webOrderLineItemID = webOrderLineItemID
+      originalTransactionID ?? OriginalTransactionID(transaction.text ?? "")
     self.purchaseDate = purchaseDate
     self.originalPurchaseDate = originalPurchaseDate
     self.expiresDate = expiresDate

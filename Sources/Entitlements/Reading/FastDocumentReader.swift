@@ -22,8 +22,10 @@ struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private let keys = KeyTable.shared
-  /// The last product id read: the next entry's is usually the same bytes.
+  /// The last product id and the last original transaction id read: the next entry's are
+  /// usually the same bytes.
   private var lastProduct: (start: Int, count: Int, value: String) = (0, -1, "")
+  private var lastOriginal: (start: Int, count: Int, value: String) = (0, -1, "")
   /// The key that followed each key last time.
   private var followers = Followers()
 
@@ -558,9 +560,9 @@ struct FastDocumentReader {
 
   private mutating func entry() throws(GiveUp) -> ReceiptEntry {
     var product: String?
-    var transaction: (text: String, number: IdentifierNumber)?
+    var transaction: CompactIdentifier?
     var original: String?
-    var orderLine: (text: String, number: IdentifierNumber)?
+    var orderLine: CompactIdentifier?
     var quantity: Int?
     var purchase = DateField()
     var originalPurchase = DateField()
@@ -579,11 +581,11 @@ struct FastDocumentReader {
     try object { reader, key throws(GiveUp) in
       switch key {
       case .product_id:
-        product = try reader.productID()
+        product = try reader.sharedString(isProduct: true)
       case .transaction_id:
         transaction = try reader.identifier()
       case .original_transaction_id:
-        original = try reader.string()
+        original = try reader.sharedString(isProduct: false)
       case .web_order_line_item_id:
         orderLine = try reader.identifier()
       case .quantity:
@@ -632,16 +634,15 @@ struct FastDocumentReader {
       expiresDate = try instant(DateField(text: expiresFormatted))
     }
     return ReceiptEntry(
-      productID: ProductID(product), transactionID: TransactionID(transaction.text),
+      productID: ProductID(product), transaction: transaction,
       originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
-      webOrderLineItemID: orderLine.map { WebOrderLineItemID($0.text) },
+      orderLine: orderLine ?? .absent,
       quantity: quantity ?? 1, purchaseDate: try instant(purchase),
       originalPurchaseDate: try instant(originalPurchase), expiresDate: expiresDate,
       cancellationDate: try instant(cancellation), rawCancellationReason: cancellationReason,
       isTrialPeriod: trial ?? false, isInIntroOfferPeriod: intro ?? false,
       isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership,
-      offerCodeRefName: offerCode, promotionalOfferID: promotional,
-      numbers: (transaction.number, orderLine?.number ?? .none))
+      offerCodeRefName: offerCode, promotionalOfferID: promotional)
   }
 
   private mutating func renewalInfo() throws(GiveUp) -> RenewalInfo {
@@ -870,14 +871,18 @@ struct FastDocumentReader {
     return String(decoding: unescaped, as: UTF8.self)
   }
 
-  /// An id and its ``IdentifierNumber``, read from its bytes (cheaper than from the string).
-  /// With an escape the bytes hold a backslash, so no number, as the unescaped text (which
-  /// holds a slash) has none.
-  private mutating func identifier() throws(GiveUp) -> (text: String, number: IdentifierNumber) {
+  /// An id as an entry keeps it (``CompactIdentifier``): its number read from its bytes, and
+  /// a `String` made only when it is not a plain number. With an escape the bytes hold a
+  /// backslash, so no number, as the unescaped text (which holds a slash) has none.
+  private mutating func identifier() throws(GiveUp) -> CompactIdentifier {
     skipWhitespace()
-    let start = index + 1
+    let start = index
+    let (textStart, textEnd) = try rawString(allowSlashEscape: true)
+    let number = IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+    guard !number.isPlain else { return CompactIdentifier(number: number, text: "") }
+    index = start
     let text = try string()
-    return (text, IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[start..<index - 1])))
+    return CompactIdentifier(number: number, text: text)
   }
 
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
@@ -900,20 +905,26 @@ struct FastDocumentReader {
     return true
   }
 
-  /// A product id: the `String` of the last product id when the bytes are the same, so that
-  /// the entries of a document share one storage (no allocation per entry, and equal ids
-  /// compare by pointer in the evaluator).
-  private mutating func productID() throws(GiveUp) -> String {
+  /// A product id (`isProduct`) or an original transaction id: the `String` of the last one
+  /// read when the bytes are the same, so that the entries of a document share one storage
+  /// per product and per subscription (no allocation per entry for an id of more than 15
+  /// bytes, as Apple's are, and equal ids compare by pointer in the evaluator).
+  private mutating func sharedString(isProduct: Bool) throws(GiveUp) -> String {
     let (start, end) = try rawString(allowSlashEscape: true)
     let raw = UnsafeRawBufferPointer(bytes)
-    if end - start == lastProduct.count,
-      Self.equal(raw, start, raw, lastProduct.start, lastProduct.count)
-    {
-      return lastProduct.value
+    let (lastStart, lastCount) =
+      isProduct
+      ? (lastProduct.start, lastProduct.count) : (lastOriginal.start, lastOriginal.count)
+    if end - start == lastCount, Self.equal(raw, start, raw, lastStart, lastCount) {
+      return isProduct ? lastProduct.value : lastOriginal.value
     }
     index = start - 1
     let value = try string()
-    lastProduct = (start, end - start, value)
+    if isProduct {
+      lastProduct = (start, end - start, value)
+    } else {
+      lastOriginal = (start, end - start, value)
+    }
     return value
   }
 

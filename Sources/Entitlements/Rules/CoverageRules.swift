@@ -75,7 +75,9 @@ enum CoverageRules {
   ///
   /// Dates and flags are read from `fields` (the entry's ``ReceiptEntry/Fields``); `source` is
   /// read only for a non-renewing product's duration and for diagnostics.
-  @inline(__always)
+  ///
+  /// Inlined by force into the evaluator's pass, as `Deduplication.IncreasingIDs.admits` is.
+  @inline(always)
   static func record(
     of index: Int, _ fields: ReceiptEntry.Fields, as type: ProductType, at position: Int,
     in source: UnsafeBufferPointer<ReceiptEntry>, catalog: ProductCatalog, policy: Policy,

@@ -159,7 +159,11 @@ enum Deduplication {
 
     /// ``admits(_:_:)``, given the entry's ``ReceiptEntry/Fields`` (its usual path reads
     /// nothing else; ids that are not plain numbers are read from `entries`).
-    @inline(__always)
+    ///
+    /// Inlined by force into the evaluator's pass (`@inline(always)`, not the hint
+    /// `@inline(__always)`, which the inliner dropped once an entry's ids became computed
+    /// properties: DESIGN.md "Performance").
+    @inline(always)
     mutating func admits(
       _ fields: ReceiptEntry.Fields, of index: Int, in entries: UnsafeBufferPointer<ReceiptEntry>
     ) -> Bool {
