@@ -1,3 +1,4 @@
+import EntitlementsTesting
 import Testing
 
 @testable import Entitlements
@@ -117,5 +118,42 @@ struct IdentifierNumberTests {
     #expect(CompactIdentifier.absent.text == nil)
     #expect(!CompactIdentifier.absent.isPresent)
     #expect(CompactIdentifier.absent != CompactIdentifier(""))
+  }
+
+  /// The byte reader reads ids of 8 to 16 bytes eight digits at a time: ids of every length
+  /// from 1 to 20, with a leading zero, or with a byte just outside the digits ("/" and ":")
+  /// or a letter at each position, get the number their text has.
+  @Test func idsOfEveryLengthReadAsTheirText() throws {
+    var random = SeededRandom(seed: 11)
+    var ids: [String] = []
+    for length in 1...20 {
+      let digits = (0..<length).map { index in
+        Character(String(random.int64(in: index == 0 ? 1...9 : 0...9)))
+      }
+      ids.append(String(digits))
+      ids.append("0" + String(digits.dropFirst()))
+      for position in 0..<length {
+        for other: Character in ["/", ":", "a"] {
+          var changed = digits
+          changed[position] = other
+          ids.append(String(changed))
+        }
+      }
+    }
+    let entries = ids.enumerated().map { index, id in
+      #"{"product_id": "p", "transaction_id": ""# + id
+        + #"", "original_transaction_id": "o", "web_order_line_item_id": ""# + id
+        + #"", "purchase_date_ms": ""# + String(index + 1) + #""}"#
+    }
+    let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
+    let bytes = Array(json.utf8)
+    #expect(FastDocumentReader.read(bytes) != nil, "read by the byte-level reader")
+    let read = try VerifyReceiptResponse(json: bytes).entries
+    try #require(read.count == ids.count)
+    for (entry, id) in zip(read, ids) {
+      #expect(entry.transactionNumber == IdentifierNumber(id), "\(id)")
+      #expect(entry.orderLineNumber == IdentifierNumber(id), "\(id)")
+      #expect(entry.transactionID.rawValue == id)
+    }
   }
 }

@@ -19,6 +19,13 @@ struct IdentifierNumber: Hashable, Sendable {
 
   private init(value: UInt64) { self.value = value }
 
+  /// The number of a plain decimal text (1 to 19 digits, no leading zero) whose value the
+  /// caller has read; the byte reader reads Apple's ids eight digits at a time.
+  init(plainValue: UInt64) {
+    precondition(plainValue < Self.none.value, "more than 19 digits")
+    self.init(value: plainValue)
+  }
+
   /// The number `text` writes, or ``none``.
   init(_ text: String?) {
     guard let text else {

@@ -878,11 +878,53 @@ struct FastDocumentReader {
     skipWhitespace()
     let start = index
     let (textStart, textEnd) = try rawString(allowSlashEscape: true)
-    let number = IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+    let number =
+      Self.plainNumber(bytes, textStart, textEnd)
+      ?? IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
     guard !number.isPlain else { return CompactIdentifier(number: number, text: "") }
     index = start
     let text = try string()
     return CompactIdentifier(number: number, text: text)
+  }
+
+  /// The number of the 8 to 16 bytes `bytes[start..<end]` when they are a plain number
+  /// (``IdentifierNumber``: digits, no leading zero), read eight digits at a time as Apple's
+  /// 16-digit ids are; `nil` for anything else, which ``IdentifierNumber/init(digits:)``
+  /// decides byte by byte.
+  @inline(__always)
+  private static func plainNumber(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+  ) -> IdentifierNumber? {
+    let count = end - start
+    guard count >= 8, count <= 16, bytes[start] != UInt8(ascii: "0"),
+      let base = bytes.baseAddress
+    else { return nil }
+    let raw = UnsafeRawPointer(base)
+    // The last eight bytes, with those that are also among the first eight made "0".
+    let shared = UInt64(16 - count) * 8
+    let sharedMask: UInt64 = shared == 64 ? .max : (1 << shared) - 1
+    let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+    guard let high = eightDigits(raw, start),
+      let low = eightDigits((last & ~sharedMask) | (0x3030_3030_3030_3030 & sharedMask))
+    else { return nil }
+    let scale = powerOfTen(count - 8)
+    return IdentifierNumber(plainValue: UInt64(high) * scale + UInt64(low))
+  }
+
+  /// 10 to the power `power`, for 0 to 8.
+  @inline(__always)
+  private static func powerOfTen(_ power: Int) -> UInt64 {
+    switch power {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    default: 100_000_000
+    }
   }
 
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
@@ -953,7 +995,12 @@ struct FastDocumentReader {
   /// is checked, then pairs, quads and the two halves are combined by three multiplications.
   @inline(__always)
   private static func eightDigits(_ raw: UnsafeRawPointer, _ offset: Int) -> Int64? {
-    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    eightDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+  }
+
+  /// ``eightDigits(_:_:)`` of a word already loaded (its first byte lowest).
+  @inline(__always)
+  private static func eightDigits(_ word: UInt64) -> Int64? {
     // A digit is 0x30...0x39: high nibble 3, and adding 6 leaves the high nibble 3.
     let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
     guard
