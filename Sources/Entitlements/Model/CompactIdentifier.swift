@@ -43,9 +43,9 @@ struct CompactIdentifier: Hashable, Sendable {
 
   /// The identifier's text; `nil` when absent.
   ///
-  /// Out of line: the evaluator's pass reads the text of an id only on its rare paths, and
-  /// making a number's text inline there made the pass too large for the compiler to inline
-  /// the proof and the coverage rules into it.
+  /// Out of line: the evaluator's pass reads the text of an id only on its rare paths (ids
+  /// that are not plain numbers, ties, diagnostics), so making a number's text stays out of
+  /// the pass's code.
   var text: String? {
     @inline(never) get { number.isPlain ? String(number.value) : storedText }
   }
