@@ -22,10 +22,13 @@ struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private let keys = KeyTable.shared
-  /// The last product id and the last original transaction id read: the next entry's are
-  /// usually the same bytes.
-  private var lastProduct: (start: Int, count: Int, value: String) = (0, -1, "")
-  private var lastOriginal: (start: Int, count: Int, value: String) = (0, -1, "")
+  /// The ids an entry usually shares with the one before (``sharedString(_:)``).
+  private enum SharedID: Int {
+    case product, originalTransaction
+  }
+  /// The last id of each ``SharedID`` read: where its bytes are, and its `String`.
+  private var lastShared = InlineArray<2, (start: Int, count: Int, value: String)>(
+    repeating: (0, -1, ""))
   /// The key that followed each key last time.
   private var followers = Followers()
 
@@ -581,11 +584,11 @@ struct FastDocumentReader {
     try object { reader, key throws(GiveUp) in
       switch key {
       case .product_id:
-        product = try reader.sharedString(isProduct: true)
+        product = try reader.sharedString(.product)
       case .transaction_id:
         transaction = try reader.identifier()
       case .original_transaction_id:
-        original = try reader.sharedString(isProduct: false)
+        original = try reader.sharedString(.originalTransaction)
       case .web_order_line_item_id:
         orderLine = try reader.identifier()
       case .quantity:
@@ -947,26 +950,20 @@ struct FastDocumentReader {
     return true
   }
 
-  /// A product id (`isProduct`) or an original transaction id: the `String` of the last one
+  /// A product id or an original transaction id: the `String` of the last one of its kind
   /// read when the bytes are the same, so that the entries of a document share one storage
   /// per product and per subscription (no allocation per entry for an id of more than 15
   /// bytes, as Apple's are, and equal ids compare by pointer in the evaluator).
-  private mutating func sharedString(isProduct: Bool) throws(GiveUp) -> String {
+  private mutating func sharedString(_ id: SharedID) throws(GiveUp) -> String {
     let (start, end) = try rawString(allowSlashEscape: true)
     let raw = UnsafeRawBufferPointer(bytes)
-    let (lastStart, lastCount) =
-      isProduct
-      ? (lastProduct.start, lastProduct.count) : (lastOriginal.start, lastOriginal.count)
-    if end - start == lastCount, Self.equal(raw, start, raw, lastStart, lastCount) {
-      return isProduct ? lastProduct.value : lastOriginal.value
+    let last = lastShared[id.rawValue]
+    if end - start == last.count, Self.equal(raw, start, raw, last.start, last.count) {
+      return last.value
     }
     index = start - 1
     let value = try string()
-    if isProduct {
-      lastProduct = (start, end - start, value)
-    } else {
-      lastOriginal = (start, end - start, value)
-    }
+    lastShared[id.rawValue] = (start, end - start, value)
     return value
   }
 
