@@ -3,9 +3,9 @@
 ///
 /// A history names a handful of products, so a short scan of their ids beats hashing every
 /// entry's product id. Each slot keeps the product's position in the catalog, its type, and
-/// the 16 bytes of the entry's id string that first named it: entries read from one document
-/// share one string per product, and the same bytes are the same string, found without
-/// reading its text. No slot holds a reference: a product met costs no copy of the catalog's
+/// the 16 bytes of the entry's id string that last named it: entries read from one document
+/// share one string per run of one product, and the same bytes are the same string, found
+/// without reading its text. No slot holds a reference: a product met costs no copy of the catalog's
 /// product (with its strings retained), the list is freed without a pass over it, and a
 /// product is read in the catalog only when an entry enters a group (issue: performance).
 ///
@@ -24,11 +24,11 @@ struct KnownProducts {
   /// How many products are kept: more are looked up in the catalog each time.
   static let limit = 8
 
-  /// One product met: the 16 bytes of the id that first named it, its position in the
+  /// One product met: the 16 bytes of the id that last named it, its position in the
   /// catalog's ``ProductCatalog/listed``, and its type. No reference: the list is freed
   /// without a pass over it, and a slot is read with no retain.
   private struct Slot {
-    let bytes: (UInt64, UInt64)
+    var bytes: (UInt64, UInt64)
     let position: Int
     let type: ProductType
   }
@@ -55,21 +55,13 @@ struct KnownProducts {
     catalog.listed.withUnsafeBufferPointer { $0[slots[slot].position].entitlement }
   }
 
-  /// The 16 bytes of a `String`: equal bytes are one string (one storage, or the same short
-  /// string held inline), which are equal strings. Different bytes may still be equal strings
-  /// (two storages of one text): `==` decides those.
-  @inline(__always)
-  private static func bytes(_ id: ProductID) -> (UInt64, UInt64) {
-    unsafeBitCast(id.rawValue, to: (UInt64, UInt64).self)
-  }
-
   /// The slot of the catalog's product `id`, given one if it has none yet and fewer than
   /// ``limit`` are kept; `nil` when the catalog does not list `id`, or the slots are full.
   @inline(__always)
   mutating func slot(of id: ProductID, in catalog: ProductCatalog) -> Int? {
     // The same string first: `==` on two different ids reads their bytes, and an entry of a
     // history's second product paid that for its first product each time.
-    let bytes = Self.bytes(id)
+    let bytes = id.storageBits
     let found = slots.withUnsafeBufferPointer { slots -> Int? in
       for slot in slots.indices where slots[slot].bytes == bytes { return slot }
       return nil
@@ -79,6 +71,10 @@ struct KnownProducts {
 
   /// ``slot(of:in:)`` for an id not held in a slot's bytes: equal text in another storage, a
   /// product met for the first time, or none. Out of line: the usual entry needs none of it.
+  ///
+  /// A slot found by its text takes the bytes of `id`: the byte reader shares one string per
+  /// run of entries of one product, so when products alternate each run has its own string,
+  /// and only the first entry of a run is compared by text.
   @inline(never)
   private mutating func slot(ofText id: ProductID, in catalog: ProductCatalog) -> Int? {
     guard !catalog.isEmpty else { return nil }
@@ -88,11 +84,14 @@ struct KnownProducts {
         return nil
       }
     }
-    if let found { return found }
+    if let found {
+      slots[found].bytes = id.storageBits
+      return found
+    }
     guard slots.count < Self.limit, let position = catalog.position(of: id) else { return nil }
     if slots.isEmpty { slots.reserveCapacity(Self.limit) }  // one allocation, no regrowth
     let type = catalog.listed.withUnsafeBufferPointer { $0[position].type }
-    slots.append(Slot(bytes: Self.bytes(id), position: position, type: type))
+    slots.append(Slot(bytes: id.storageBits, position: position, type: type))
     return slots.count - 1
   }
 }
