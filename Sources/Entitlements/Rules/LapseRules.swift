@@ -35,24 +35,29 @@ enum LapseRules {
     // info there is nothing to look up, and the coverage is not read.
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
     if !renewalInfo.isEmpty {
-      let source = coverage.entries
-      var current: (OriginalTransactionID, Instant)?
-      for item in coverage.records {
-        guard let interval = item.interval else { continue }
-        let key = source[item.entryIndex].originalTransactionID
-        if let (subscription, end) = current, subscription == key {
-          current = (key, max(end, interval.end))
-          continue
+      coverage.entries.withUnsafeBufferPointer { source in
+        // The current run of one subscription, its id's bytes and its latest end: an entry of
+        // the same subscription usually holds the same string (the byte reader shares one),
+        // recognised with no copy of it.
+        var run: OriginalTransactionID?
+        var runBits: (UInt64, UInt64) = (0, 0)
+        var runEnd = Instant.distantPast
+        for item in coverage.records {
+          guard let interval = item.interval else { continue }
+          let id = source[item.entryIndex].originalTransactionID
+          let bits = id.storageBits
+          if run != nil, bits == runBits || id == run {
+            runEnd = max(runEnd, interval.end)
+            continue
+          }
+          if let run {
+            lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
+          }
+          (run, runBits, runEnd) = (id, bits, interval.end)
         }
-        if let (subscription, end) = current {
-          lastEndBySubscription[subscription] = max(
-            lastEndBySubscription[subscription] ?? end, end)
+        if let run {
+          lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
         }
-        current = (key, interval.end)
-      }
-      if let (subscription, end) = current {
-        lastEndBySubscription[subscription] = max(
-          lastEndBySubscription[subscription] ?? end, end)
       }
     }
     var endingHere: [Instant: [OriginalTransactionID]] = [:]
