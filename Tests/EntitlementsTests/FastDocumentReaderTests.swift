@@ -213,6 +213,34 @@ struct FastDocumentReaderTests {
     #expect(response.entries.map(\.transactionID.rawValue) == products.indices.map(String.init))
   }
 
+  /// Product ids and original transaction ids recur among more than the reader remembers of
+  /// each kind (four): each is read exactly, whichever place it took. Ids that alternate
+  /// among a few share one string per id (the evaluator recognises them by their storage).
+  @Test func recurringIDsAreReadExactlyAndShared() throws {
+    let products = (0..<40).map { "com.example.product.\([0, 1, 2, 0, 3, 4, 5, 1, 0][$0 % 9])" }
+    let originals = (0..<40).map { "100000000000000\([0, 1, 0, 2, 3, 4, 0][$0 % 7])" }
+    let entries = products.indices.map { number in
+      """
+      {"product_id": "\(products[number])", "transaction_id": "\(number)", \
+      "original_transaction_id": "\(originals[number])", "purchase_date_ms": "\(number)000"}
+      """
+    }
+    let read = try Self.readFastly(entries: entries).entries
+    #expect(read.map(\.productID.rawValue) == products)
+    #expect(read.map(\.originalTransactionID.rawValue) == originals)
+    // Two products and two subscriptions alternating: one string each.
+    let alternating = try Self.readFastly(entries: Array(entries.prefix(2) + entries.prefix(2)))
+      .entries
+    #expect(alternating[0].productID.storageBits == alternating[2].productID.storageBits)
+    #expect(alternating[1].productID.storageBits == alternating[3].productID.storageBits)
+    #expect(
+      alternating[0].originalTransactionID.storageBits
+        == alternating[2].originalTransactionID.storageBits)
+    #expect(
+      alternating[1].originalTransactionID.storageBits
+        == alternating[3].originalTransactionID.storageBits)
+  }
+
   /// The reader predicts each key from the one before it in the previous object and checks
   /// the prediction on the bytes: names of the same length, names one byte apart, a name
   /// that the predicted one begins, and short names after the same key must all be told

@@ -26,9 +26,17 @@ struct FastDocumentReader {
   private enum SharedID: Int {
     case product, originalTransaction
   }
-  /// The last id of each ``SharedID`` read: where its bytes are, and its `String`.
-  private var lastShared = InlineArray<2, (start: Int, count: Int, value: String)>(
+  /// How many distinct ids of each ``SharedID`` are remembered: a document whose entries
+  /// alternate between a few products shares one string per product, not one per run.
+  private static let sharedPerKind = 4
+  /// The ids remembered, ``sharedPerKind`` per ``SharedID``: where the bytes of each are, and
+  /// its `String`; a count of -1 is a free place.
+  private var shared = InlineArray<8, (start: Int, count: Int, value: String)>(
     repeating: (0, -1, ""))
+  /// Per ``SharedID``, the place of the id read last (tried first: entries usually repeat
+  /// the one before), and the place the next new id takes (the places are taken in turn).
+  private var sharedLast = InlineArray<2, Int>(repeating: 0)
+  private var sharedNext = InlineArray<2, Int>(repeating: 0)
   /// The key that followed each key last time.
   private var followers = Followers()
 
@@ -950,20 +958,31 @@ struct FastDocumentReader {
     return true
   }
 
-  /// A product id or an original transaction id: the `String` of the last one of its kind
-  /// read when the bytes are the same, so that the entries of a document share one storage
-  /// per product and per subscription (no allocation per entry for an id of more than 15
-  /// bytes, as Apple's are, and equal ids compare by pointer in the evaluator).
+  /// A product id or an original transaction id: the `String` of one read before with the
+  /// same bytes, among the last ``sharedPerKind`` distinct ones of its kind, so that the
+  /// entries of a document share one storage per product and per subscription (no allocation
+  /// per entry for an id of more than 15 bytes, as Apple's are, and equal ids are recognised
+  /// by their storage in the evaluator, even after the entries are shuffled).
   private mutating func sharedString(_ id: SharedID) throws(GiveUp) -> String {
     let (start, end) = try rawString(allowSlashEscape: true)
     let raw = UnsafeRawBufferPointer(bytes)
-    let last = lastShared[id.rawValue]
-    if end - start == last.count, Self.equal(raw, start, raw, last.start, last.count) {
-      return last.value
+    let first = id.rawValue * Self.sharedPerKind
+    func isSame(_ place: Int) -> Bool {
+      let known = shared[first + place]
+      return end - start == known.count
+        && Self.equal(raw, start, raw, known.start, known.count)
+    }
+    let last = sharedLast[id.rawValue]
+    if isSame(last) { return shared[first + last].value }
+    for place in 0..<Self.sharedPerKind where place != last && isSame(place) {
+      sharedLast[id.rawValue] = place
+      return shared[first + place].value
     }
     index = start - 1
     let value = try string()
-    lastShared[id.rawValue] = (start, end - start, value)
+    let place = sharedNext[id.rawValue]
+    shared[first + place] = (start, end - start, value)
+    (sharedLast[id.rawValue], sharedNext[id.rawValue]) = (place, (place + 1) % Self.sharedPerKind)
     return value
   }
 
