@@ -140,4 +140,78 @@ struct LapseRulesTests {
     #expect(evaluation.lapses.map(\.interval) == [interval("2017-02-01", "2017-03-01")])
     #expect(evaluation.lapses.map(\.cause) == [.refund])
   }
+
+  /// The forms one history with renewal info can take: the evaluator's pass notes each
+  /// subscription's last end (`KnownSubscriptions`) in all but the last, which names more
+  /// subscriptions than it keeps and is read by the pass over the coverage instead.
+  enum Form: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inOrder, reversed
+    /// Each entry's `original_transaction_id` in a string of its own: recognised by text.
+    case ownStrings
+    /// One entry given twice: the entries are deduplicated before they are classified.
+    case duplicated
+    /// Nine more subscriptions, of another entitlement, met first.
+    case manySubscriptions
+    var testDescription: String { rawValue }
+  }
+
+  /// Subscriptions A and B (16-digit ids, as Apple's) run side by side in one entitlement; A
+  /// ends for good before a gap, and B before a later one, after which C starts. A fourth
+  /// renewal info names no entry. In debug builds the evaluator also checks that the ends its
+  /// pass noted are those of the pass over the coverage.
+  @Test(arguments: Form.allCases)
+  func renewalInfoFindsTheGapAfterItsSubscriptionsLastEnd(_ form: Form) throws {
+    let (a, b, c) = ("1000000000000001", "1000000000000002", "1000000000000003")
+    let catalog = ProductCatalog([
+      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      Product(id: "extra", type: .autoRenewable, entitlement: "extra"),
+    ])
+    func entry(_ id: String, _ start: String, _ end: String, _ original: String) -> ReceiptEntry {
+      let text =
+        form == .ownStrings ? String(decoding: Array(original.utf8), as: UTF8.self) : original
+      return sub(id, start, end, original: text)
+    }
+    var entries = [
+      entry("1", "2017-01-01", "2017-02-01", a),
+      entry("2", "2017-01-15", "2017-02-20", b),
+      entry("3", "2017-02-01", "2017-03-01", a),
+      // Bought after A's first renewal, ended before it: A's last end is the latest, not the
+      // last purchased.
+      entry("7", "2017-02-05", "2017-02-25", a),
+      entry("4", "2017-03-10", "2017-04-10", b),
+      entry("5", "2017-04-10", "2017-05-10", b),
+      entry("6", "2017-05-20", "2017-06-20", c),
+    ]
+    switch form {
+    case .inOrder, .ownStrings: break
+    case .reversed: entries.reverse()
+    case .duplicated: entries.append(entries[3])
+    case .manySubscriptions:
+      entries =
+        (10..<19).map {
+          sub(
+            "\($0)", "2016-0\($0 - 9)-01", "2016-0\($0 - 9)-02", product: "extra", original: "\($0)"
+          )
+        } + entries
+    }
+    let evaluation = Evaluator(catalog: catalog).evaluate(
+      PurchaseHistory(
+        entries: entries,
+        renewalInfo: [
+          RenewalInfo(originalTransactionID: OriginalTransactionID(a), autoRenewStatus: false),
+          RenewalInfo(
+            originalTransactionID: OriginalTransactionID(b), isInBillingRetryPeriod: true),
+          RenewalInfo(originalTransactionID: OriginalTransactionID(c), autoRenewStatus: true),
+          RenewalInfo(originalTransactionID: "1000000000000004", autoRenewStatus: false),
+        ]))
+    let premium = try #require(evaluation["premium"])
+    #expect(
+      premium.lapses == [
+        Lapse(interval: interval("2017-03-01", "2017-03-10"), cause: .voluntary),
+        Lapse(interval: interval("2017-05-10", "2017-05-20"), cause: .billingError),
+      ])
+    #expect(
+      evaluation.diagnostics.filter { $0.kind == .renewalInfoWithoutEntries }.map(
+        \.originalTransactionID) == ["1000000000000004"])
+  }
 }

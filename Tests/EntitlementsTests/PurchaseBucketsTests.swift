@@ -18,9 +18,10 @@ struct PurchaseBucketsTests {
   static func arranged(_ entries: [ReceiptEntry]) -> [[ReceiptEntry]?] {
     [
       Deduplication.canonicalOrder(entries)?.map { entries[$0] },
-      CanonicalEntries.make(entries, catalog: Fixture.catalog)?.entries.map {
-        entries[Int($0.index)]
-      },
+      CanonicalEntries.make(entries, catalog: Fixture.catalog, tracksSubscriptions: true)?.entries
+        .map {
+          entries[Int($0.index)]
+        },
     ]
   }
 

@@ -20,6 +20,10 @@ struct CanonicalEntries {
     let fields: ReceiptEntry.Fields
     /// The slot of the entry's product in ``CanonicalEntries/products``, or ``unlisted``.
     let product: UInt8
+    /// The slot of the entry's subscription in ``CanonicalEntries/subscriptions`` when they
+    /// are tracked, else 0 (in the bytes the alignment of ``index`` leaves: the entry stays 48
+    /// bytes).
+    let subscription: UInt8
     /// The entry's index in the history.
     let index: UInt32
 
@@ -31,25 +35,35 @@ struct CanonicalEntries {
   let entries: [Entry]
   /// The catalog products the entries name, in the slots ``Entry/product`` gives.
   let products: KnownProducts
+  /// The subscriptions the entries name, in the slots ``Entry/subscription`` gives, when they
+  /// are tracked; else none.
+  let subscriptions: KnownSubscriptions
 
   /// What the evaluator reads of `entries`, in canonical order (``PurchaseBuckets``); `nil`
   /// when the entries are in canonical order already (then they are read as they are).
+  /// With `tracksSubscriptions`, each entry's subscription is given a slot too.
   ///
   /// - Complexity: O(n) for instants spread about evenly; O(n log n) at worst.
-  static func make(_ entries: [ReceiptEntry], catalog: ProductCatalog) -> CanonicalEntries? {
+  static func make(
+    _ entries: [ReceiptEntry], catalog: ProductCatalog, tracksSubscriptions: Bool
+  ) -> CanonicalEntries? {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
       var products = KnownProducts()
+      var subscriptions = KnownSubscriptions()
       let arranged = PurchaseBuckets.arrange(
         entries,
         value: { index, _ in
           let slot = products.slot(of: entries[index].productID, in: catalog)
           return Entry(
             fields: entries[index].fields, product: slot.map(UInt8.init) ?? Entry.unlisted,
+            subscription: tracksSubscriptions ? subscriptions.slot(of: index, in: entries) : 0,
             index: UInt32(index))
         },
         key: { Deduplication.purchaseKey($0.fields.purchaseDate) }, index: { Int($0.index) })
-      return arranged.map { CanonicalEntries(entries: $0, products: products) }
+      return arranged.map {
+        CanonicalEntries(entries: $0, products: products, subscriptions: subscriptions)
+      }
     }
   }
 }

@@ -14,6 +14,12 @@ struct EntitlementGroup {
   var cursor = CoverageRules.Cursor()
   /// The periods of the records so far, while they are in order of start.
   var merger: PeriodMerger
+  /// The latest end of the records' intervals per subscription, by slot of the
+  /// ``KnownSubscriptions`` of the pass, when the pass tracks them (the history has renewal
+  /// info); ``Instant/distantPast`` for a subscription with none in this group. What
+  /// ``LapseRules`` needs of the records, noted as they are made; valid while the cursor is
+  /// complete (the records are then as they were made).
+  var subscriptionEnds = KnownSubscriptions.Slots<Instant>(repeating: .distantPast)
 
   /// An empty group whose periods are merged as its records are made (gaps shorter than
   /// `minimumLapse` merged away), up to `spanLimit` periods (none when `nil`); past that, they
@@ -37,5 +43,13 @@ struct EntitlementGroup {
   mutating func append(_ record: CoverageRecord) {
     merger.add(record, at: records.count, coverageIndex: records.count)
     records.append(record)
+  }
+
+  /// Notes the end of `record`, of the subscription in slot `subscription` of the pass's
+  /// ``KnownSubscriptions`` (not ``KnownSubscriptions/unlisted``), before it is added.
+  @inline(__always)
+  mutating func noteEnd(of record: CoverageRecord, subscription: UInt8) {
+    guard let end = record.interval?.end else { return }
+    subscriptionEnds[Int(subscription)] = max(subscriptionEnds[Int(subscription)], end)
   }
 }

@@ -14,6 +14,9 @@ extension Evaluator {
     /// Runs of one entitlement are the norm: the current group stays out of the dictionary.
     var currentID: EntitlementID?
     var current: EntitlementGroup
+    /// The subscriptions of the entries, when the pass tracks them: each group's
+    /// ``EntitlementGroup/subscriptionEnds`` are by their slots.
+    var subscriptions = KnownSubscriptions()
 
     init(minimumLapse: FixedDuration) {
       current = EntitlementGroup(minimumLapse: minimumLapse)
@@ -25,10 +28,13 @@ extension Evaluator {
   /// in their own order when it is `nil`. With a proof (``Deduplication/IncreasingIDs``), stops
   /// with `false` at the first entry it does not admit, and `result` empty again. Fills
   /// `result`, which starts empty (a returned value would be copied, with every list in it
-  /// retained).
+  /// retained). With `tracksSubscriptions` (the history has renewal info), each group notes
+  /// its latest end per subscription (``EntitlementGroup/subscriptionEnds``); `canonical`
+  /// must then have been made tracking them too.
   func classify(
     _ entries: [ReceiptEntry], canonical: CanonicalEntries?,
-    proving proof: Deduplication.IncreasingIDs?, into result: inout Classification
+    proving proof: Deduplication.IncreasingIDs?, tracksSubscriptions: Bool,
+    into result: inout Classification
   ) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
@@ -37,6 +43,7 @@ extension Evaluator {
         // The catalog products met so far.
         var known = canonical?.products ?? KnownProducts()
         let isCanonical = canonical != nil
+        if let canonical, tracksSubscriptions { result.subscriptions = canonical.subscriptions }
         // The slots of the listed products whose entries go to the current group, a bit
         // each: the usual next entry is of one of them, and its entitlement, a `String`, is
         // neither copied nor compared.
@@ -45,13 +52,17 @@ extension Evaluator {
           let index: Int
           let fields: ReceiptEntry.Fields
           let slot: Int?
+          let subscription: UInt8
           if isCanonical {
             let entry = canonicalEntries[position]
             (index, fields) = (Int(entry.index), entry.fields)
             slot = entry.product == CanonicalEntries.Entry.unlisted ? nil : Int(entry.product)
+            subscription = entry.subscription
           } else {
             (index, fields) = (position, entries[position].fields)
             slot = known.slot(of: entries[position].productID, in: catalog)
+            subscription =
+              tracksSubscriptions ? result.subscriptions.slot(of: position, in: entries) : 0
           }
           if proof?.admits(fields, of: index, in: entries) == false {
             // Emptied at once: the next attempt's memory (canonical entries, records) can
@@ -75,10 +86,13 @@ extension Evaluator {
           }
           // Later entries are not known yet: an upgrade that needs them leaves the group's
           // cursor incomplete, and the group is evaluated again once they are.
-          result.current.append(
-            CoverageRules.record(
-              of: index, fields, as: type, at: result.current.records.count, in: entries,
-              catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil))
+          let record = CoverageRules.record(
+            of: index, fields, as: type, at: result.current.records.count, in: entries,
+            catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil)
+          if tracksSubscriptions, subscription != KnownSubscriptions.unlisted {
+            result.current.noteEnd(of: record, subscription: subscription)
+          }
+          result.current.append(record)
         }
         return true
       }

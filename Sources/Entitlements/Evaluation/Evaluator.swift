@@ -44,20 +44,30 @@ public struct Evaluator: Sendable {
     // classification reads of them, put in canonical order (``CanonicalEntries``; records keep
     // indices into `entries`, so the input is never copied). Only when no proof holds are the
     // entries deduplicated and classified again.
+    //
+    // With renewal info, the pass also notes each group's latest end per subscription
+    // (``KnownSubscriptions``): the lapse rules and the check that each renewal info matches
+    // an entry then read no entry again.
     var classified = Classification(minimumLapse: policy.minimumLapse)
     let catalog = catalog  // captured alone: capturing `self` copied the evaluator
+    let tracksSubscriptions = !history.renewalInfo.isEmpty
     var deduplicated = Deduplication.deduplicate(
       history.entries,
-      ordering: { CanonicalEntries.make($0, catalog: catalog) },
+      ordering: {
+        CanonicalEntries.make($0, catalog: catalog, tracksSubscriptions: tracksSubscriptions)
+      },
       provingWith: { canonical, proof in
         // An attempt that fails leaves `classified` empty for the next.
-        return classify(history.entries, canonical: canonical, proving: proof, into: &classified)
+        return classify(
+          history.entries, canonical: canonical, proving: proof,
+          tracksSubscriptions: tracksSubscriptions, into: &classified)
       })
     if !deduplicated.diagnostics.isEmpty { diagnostics += deduplicated.diagnostics }
     let entries = deduplicated.entries
     if !deduplicated.isProved {
       let classifiedAll = classify(
-        entries, canonical: deduplicated.order, proving: nil, into: &classified)
+        entries, canonical: deduplicated.order, proving: nil,
+        tracksSubscriptions: tracksSubscriptions, into: &classified)
       precondition(classifiedAll, "classifying without a proof never stops")
     }
     // Freed now, before the periods are made: its memory is then theirs, and the heap does not
@@ -66,12 +76,21 @@ public struct Evaluator: Sendable {
     deduplicated.order = nil
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
+    // The subscriptions the pass gave a slot to: all of them, unless there were too many.
+    let subscriptions =
+      tracksSubscriptions && classified.subscriptions.isComplete ? classified.subscriptions : nil
     if !renewalInfo.isEmpty {
       var knownSubscriptions = Set<OriginalTransactionID>()
-      var previous: OriginalTransactionID?
-      for index in entries.indices where entries[index].originalTransactionID != previous {
-        knownSubscriptions.insert(entries[index].originalTransactionID)
-        previous = entries[index].originalTransactionID
+      if let subscriptions {
+        for slot in 0..<subscriptions.count {
+          knownSubscriptions.insert(subscriptions.id(at: slot, in: entries))
+        }
+      } else {
+        var previous: OriginalTransactionID?
+        for index in entries.indices where entries[index].originalTransactionID != previous {
+          knownSubscriptions.insert(entries[index].originalTransactionID)
+          previous = entries[index].originalTransactionID
+        }
       }
       for subscription in renewalInfo.keys.sorted()
       where !knownSubscriptions.contains(subscription) {
@@ -92,7 +111,8 @@ public struct Evaluator: Sendable {
       // In place: the group's list is the only reference to its records, so they are
       // evaluated again (when an upgrade needed later entries) without a copy.
       let evaluation = evaluateEntitlement(
-        id, &group, source: entries, renewalInfo: renewalInfo, history: history)
+        id, &group, source: entries, renewalInfo: renewalInfo, subscriptions: subscriptions,
+        history: history)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
     }
@@ -125,15 +145,29 @@ public struct Evaluator: Sendable {
     diagnostics.count < 2 ? diagnostics : diagnostics.sorted()
   }
 
+  /// The evaluation of one entitlement's group. `subscriptions`, when the pass tracked every
+  /// entry's subscription, are the slots of the group's
+  /// ``EntitlementGroup/subscriptionEnds``.
   private func evaluateEntitlement(
     _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], history: PurchaseHistory
+    renewalInfo: [OriginalTransactionID: RenewalInfo], subscriptions: KnownSubscriptions?,
+    history: PurchaseHistory
   ) -> EntitlementEvaluation {
     // The periods merged as the records were made, unless they are merged now (the records
     // were made again, or were past the group's limit of periods: EntitlementGroup).
     var merged: [PeriodRules.Layout.Span]?
+    // The latest end per subscription, as the pass noted it: only while the records are as
+    // the pass made them.
+    var lastEnds: [OriginalTransactionID: Instant]?
     if group.cursor.isComplete {
       merged = group.merger.finish(end: group.records.count)
+      if !renewalInfo.isEmpty, let subscriptions {
+        var ends: [OriginalTransactionID: Instant] = [:]
+        for slot in 0..<subscriptions.count where group.subscriptionEnds[slot] != .distantPast {
+          ends[subscriptions.id(at: slot, in: source)] = group.subscriptionEnds[slot]
+        }
+        lastEnds = ends
+      }
     } else {
       CoverageRules.cover(
         &group.records, in: source, catalog: catalog, policy: policy, cursor: &group.cursor)
@@ -164,7 +198,7 @@ public struct Evaluator: Sendable {
     let lapses = LapseRules.lapses(
       between: periods, coverage: coverage, refunded: group.cursor.refunded,
       renewalInfo: renewalInfo, recoveries: recoveries,
-      billingRetryAfter: { lengths(after: $0).billingRetry })
+      billingRetryAfter: { lengths(after: $0).billingRetry }, lastEnds: lastEnds)
     let lastInfo = layout.spans.last.flatMap { span in
       renewalInfo.isEmpty
         ? nil

@@ -16,13 +16,18 @@ enum LapseRules {
   ///   - renewalInfo: Renewal info by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
+  ///   - lastEnds: The latest end of the coverage of each subscription that has any, when the
+  ///     caller noted them as it made the coverage (the evaluator's pass:
+  ///     ``EntitlementGroup/subscriptionEnds``); when `nil`, found by a pass over the
+  ///     coverage.
   /// - Returns: One lapse per gap between two periods.
   /// - Complexity: O(p + r log r) for p periods and r refunds, plus one pass over the coverage
-  ///   when there is renewal info.
+  ///   when there is renewal info and no `lastEnds`.
   static func lapses(
     between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
-    billingRetryAfter: (Int) -> FixedDuration
+    billingRetryAfter: (Int) -> FixedDuration,
+    lastEnds: [OriginalTransactionID: Instant]?
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, and the latest end of those starting before a gap's
@@ -35,30 +40,10 @@ enum LapseRules {
     // info there is nothing to look up, and the coverage is not read.
     var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
     if !renewalInfo.isEmpty {
-      coverage.entries.withUnsafeBufferPointer { source in
-        // The current run of one subscription, its id's bytes and its latest end: an entry of
-        // the same subscription usually holds the same string (the byte reader shares one),
-        // recognised with no copy of it.
-        var run: OriginalTransactionID?
-        var runBits: (UInt64, UInt64) = (0, 0)
-        var runEnd = Instant.distantPast
-        for item in coverage.records {
-          guard let interval = item.interval else { continue }
-          let id = source[item.entryIndex].originalTransactionID
-          let bits = id.storageBits
-          if run != nil, bits == runBits || id == run {
-            runEnd = max(runEnd, interval.end)
-            continue
-          }
-          if let run {
-            lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
-          }
-          (run, runBits, runEnd) = (id, bits, interval.end)
-        }
-        if let run {
-          lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
-        }
-      }
+      lastEndBySubscription = lastEnds ?? Self.lastEndBySubscription(coverage)
+      assert(
+        lastEnds.map { $0 == Self.lastEndBySubscription(coverage) } ?? true,
+        "the ends noted by the evaluator's pass are the coverage's")
     }
     var endingHere: [Instant: [OriginalTransactionID]] = [:]
     for (subscription, end) in lastEndBySubscription {
@@ -98,6 +83,37 @@ enum LapseRules {
             recoveryEndsGap: recoveryEndsGap, billingRetryLimit: billingRetryAfter(index))))
     }
     return lapses
+  }
+
+  /// The latest end of the coverage of each subscription that has any: one pass over the
+  /// coverage, reading each record's entry.
+  static func lastEndBySubscription(_ coverage: CoverageList) -> [OriginalTransactionID: Instant] {
+    var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
+    coverage.entries.withUnsafeBufferPointer { source in
+      // The current run of one subscription, its id's bytes and its latest end: an entry of
+      // the same subscription usually holds the same string (the byte reader shares one),
+      // recognised with no copy of it.
+      var run: OriginalTransactionID?
+      var runBits: (UInt64, UInt64) = (0, 0)
+      var runEnd = Instant.distantPast
+      for item in coverage.records {
+        guard let interval = item.interval else { continue }
+        let id = source[item.entryIndex].originalTransactionID
+        let bits = id.storageBits
+        if run != nil, bits == runBits || id == run {
+          runEnd = max(runEnd, interval.end)
+          continue
+        }
+        if let run {
+          lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
+        }
+        (run, runBits, runEnd) = (id, bits, interval.end)
+      }
+      if let run {
+        lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
+      }
+    }
+    return lastEndBySubscription
   }
 
   private static func cause(
