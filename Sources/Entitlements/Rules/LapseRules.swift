@@ -21,8 +21,8 @@ enum LapseRules {
   ///     ``EntitlementGroup/subscriptionEnds``); when `nil`, found by a pass over the
   ///     coverage.
   /// - Returns: One lapse per gap between two periods.
-  /// - Complexity: O(p + r log r) for p periods and r refunds, plus one pass over the coverage
-  ///   when there is renewal info and no `lastEnds`.
+  /// - Complexity: O(p + r log r + s log s) for p periods, r refunds and s subscriptions,
+  ///   plus one pass over the coverage when there is renewal info and no `lastEnds`.
   static func lapses(
     between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
     renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
@@ -45,10 +45,10 @@ enum LapseRules {
         lastEnds.map { $0 == Self.lastEndBySubscription(coverage) } ?? true,
         "the ends noted by the evaluator's pass are the coverage's")
     }
-    var endingHere: [Instant: [OriginalTransactionID]] = [:]
-    for (subscription, end) in lastEndBySubscription {
-      endingHere[end, default: []].append(subscription)
-    }
+    // The subscriptions' last ends in order (then by subscription): gaps come in order, so the
+    // ends at a gap's start are found by a cursor, with no lookup per gap.
+    let lastEndings = lastEndBySubscription.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+    var nextEnding = 0
     let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: two cursors instead of a search per gap.
@@ -62,9 +62,16 @@ enum LapseRules {
     for index in periods.indices.dropLast() {
       // Intervals read in place: a period copied out retains its ids and members.
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
-      let infos =
-        endingHere.isEmpty
-        ? [] : (endingHere[gap.start] ?? []).sorted().compactMap { renewalInfo[$0] }
+      // The renewal infos of the subscriptions whose coverage ends for good at the gap.
+      var infos: [RenewalInfo] = []
+      while nextEnding < lastEndings.count, lastEndings[nextEnding].value <= gap.start {
+        if lastEndings[nextEnding].value == gap.start,
+          let info = renewalInfo[lastEndings[nextEnding].key]
+        {
+          infos.append(info)
+        }
+        nextEnding += 1
+      }
       while startingBefore < refunded.count, refunded[startingBefore].start < gap.end {
         furthestEnd = max(furthestEnd, refunded[startingBefore].end)
         startingBefore += 1
