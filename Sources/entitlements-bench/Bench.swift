@@ -258,10 +258,11 @@ enum Bench {
     let pool = (0..<poolSize).map { index in
       PurchaseHistory(entries: Inputs.entries(count: 24, seed: 1_000 + UInt64(index)))
     }
-    // BENCH_BATCH=pool or generated runs one of the two loops (for profiling).
+    // BENCH_BATCH=pool, generated or read runs one of the three loops (for profiling).
     let loops = ProcessInfo.processInfo.environment["BENCH_BATCH"]
+    func selectedLoop(_ loop: String) -> Bool { loops == nil || loops == loop }
     let poolTime =
-      loops == "generated"
+      !selectedLoop("pool")
       ? 0
       : median(runs: runs) {
         for subscriber in 0..<subscribers {
@@ -276,7 +277,7 @@ enum Bench {
 
     let template = Inputs.entries(count: 24, seed: 4)
     let generatedTime =
-      loops == "pool"
+      !selectedLoop("generated")
       ? 0
       : median(runs: runs) {
         for subscriber in 0..<subscribers {
@@ -295,6 +296,33 @@ enum Bench {
       String(
         format: "    %.2f s  with each history built in the loop (template copied and shifted)",
         generatedTime))
+
+    // The pool's histories as a backend has them: each read from its own verifyReceipt
+    // document, with its renewal info (reading is not timed).
+    let readPool =
+      !selectedLoop("read")
+      ? []
+      : (0..<poolSize).map { index -> PurchaseHistory in
+        do {
+          return try VerifyReceiptResponse(
+            json: Inputs.verifyReceiptJSON(entries: 24, seed: 1_000 + UInt64(index))
+          ).history
+        } catch {
+          fatalError("entitlements-bench: a generated receipt does not read: \(error)")
+        }
+      }
+    let readTime =
+      readPool.isEmpty
+      ? 0
+      : median(runs: runs) {
+        for subscriber in 0..<subscribers {
+          let evaluation = evaluator.evaluate(readPool[subscriber % poolSize])
+          sink &+= entitledAtProbe(evaluation)
+        }
+      }
+    print(
+      String(
+        format: "    %.2f s  with histories read from documents, with renewal info", readTime))
     return sink
   }
 
