@@ -45,11 +45,4 @@ struct EntitlementGroup {
     records.append(record)
   }
 
-  /// Notes the end of `record`, of the subscription in slot `subscription` of the pass's
-  /// ``KnownSubscriptions`` (not ``KnownSubscriptions/unlisted``), before it is added.
-  @inline(__always)
-  mutating func noteEnd(of record: CoverageRecord, subscription: UInt8) {
-    guard let end = record.interval?.end else { return }
-    subscriptionEnds[Int(subscription)] = max(subscriptionEnds[Int(subscription)], end)
-  }
 }

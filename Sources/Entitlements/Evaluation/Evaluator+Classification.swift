@@ -43,7 +43,14 @@ extension Evaluator {
         // The catalog products met so far.
         var known = canonical?.products ?? KnownProducts()
         let isCanonical = canonical != nil
-        if let canonical, tracksSubscriptions { result.subscriptions = canonical.subscriptions }
+        // The subscriptions met, and the current group's latest end per subscription: kept
+        // here while the pass runs, and in the result only when the group changes and at the
+        // end (written through `result` at each entry, they cost the pass without renewal
+        // info 4% more instructions).
+        var subscriptions =
+          tracksSubscriptions
+          ? canonical?.subscriptions ?? KnownSubscriptions() : KnownSubscriptions()
+        var ends = KnownSubscriptions.Slots<Instant>(repeating: .distantPast)
         // The slots of the listed products whose entries go to the current group, a bit
         // each: the usual next entry is of one of them, and its entitlement, a `String`, is
         // neither copied nor compared.
@@ -61,8 +68,7 @@ extension Evaluator {
           } else {
             (index, fields) = (position, entries[position].fields)
             slot = known.slot(of: entries[position].productID, in: catalog)
-            subscription =
-              tracksSubscriptions ? result.subscriptions.slot(of: position, in: entries) : 0
+            subscription = tracksSubscriptions ? subscriptions.slot(of: position, in: entries) : 0
           }
           if proof?.admits(fields, of: index, in: entries) == false {
             // Emptied at once: the next attempt's memory (canonical entries, records) can
@@ -74,12 +80,14 @@ extension Evaluator {
           if let slot, groupSlots & 1 << slot != 0 {
             type = known.type(at: slot)
           } else {
+            if tracksSubscriptions { result.current.subscriptionEnds = ends }
             guard
               let (typed, isNewGroup) = enterGroup(
                 of: index, slot: slot, in: entries, known: known,
                 remaining: entries.count - position, isCanonical: isCanonical,
                 into: &result)
             else { continue }  // a purchase event: the current group stays
+            if tracksSubscriptions { ends = result.current.subscriptionEnds }
             type = typed
             if isNewGroup { groupSlots = 0 }
             if let slot { groupSlots |= 1 << slot }
@@ -89,10 +97,16 @@ extension Evaluator {
           let record = CoverageRules.record(
             of: index, fields, as: type, at: result.current.records.count, in: entries,
             catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil)
-          if tracksSubscriptions, subscription != KnownSubscriptions.unlisted {
-            result.current.noteEnd(of: record, subscription: subscription)
+          if tracksSubscriptions, subscription != KnownSubscriptions.unlisted,
+            let end = record.interval?.end
+          {
+            ends[Int(subscription)] = max(ends[Int(subscription)], end)
           }
           result.current.append(record)
+        }
+        if tracksSubscriptions {
+          result.current.subscriptionEnds = ends
+          result.subscriptions = subscriptions
         }
         return true
       }

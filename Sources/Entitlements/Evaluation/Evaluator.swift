@@ -75,25 +75,33 @@ public struct Evaluator: Sendable {
     // that would otherwise be fresh pages each time).
     deduplicated.order = nil
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
-    let renewalInfo = Self.renewalInfoBySubscription(history.renewalInfo, &diagnostics)
+    let renewalInfo =
+      history.renewalInfo.isEmpty
+      ? .empty : RenewalInfoTable(history.renewalInfo, diagnostics: &diagnostics)
     // The subscriptions the pass gave a slot to: all of them, unless there were too many.
     let subscriptions =
       tracksSubscriptions && classified.subscriptions.isComplete ? classified.subscriptions : nil
     if !renewalInfo.isEmpty {
+      // The entries' subscriptions: the pass's few slots, or else a set made of the entries.
       var knownSubscriptions = Set<OriginalTransactionID>()
-      if let subscriptions {
-        for slot in 0..<subscriptions.count {
-          knownSubscriptions.insert(subscriptions.id(at: slot, in: entries))
-        }
-      } else {
+      if subscriptions == nil {
         var previous: OriginalTransactionID?
         for index in entries.indices where entries[index].originalTransactionID != previous {
           knownSubscriptions.insert(entries[index].originalTransactionID)
           previous = entries[index].originalTransactionID
         }
       }
-      for subscription in renewalInfo.keys.sorted()
-      where !knownSubscriptions.contains(subscription) {
+      for index in renewalInfo.infos.indices {
+        let subscription = renewalInfo.infos[index].originalTransactionID
+        let isKnown =
+          if let subscriptions {
+            (0..<subscriptions.count).contains {
+              subscriptions.id(at: $0, in: entries) == subscription
+            }
+          } else {
+            knownSubscriptions.contains(subscription)
+          }
+        guard !isKnown else { continue }
         diagnostics.append(
           Diagnostic(
             .renewalInfoWithoutEntries, originalTransactionID: subscription,
@@ -106,7 +114,7 @@ public struct Evaluator: Sendable {
     // boxed, and each access to the box was checked at run time.
     func evaluateGroup(
       _ id: EntitlementID, _ group: inout EntitlementGroup,
-      renewalInfo: [OriginalTransactionID: RenewalInfo], diagnostics: inout [Diagnostic]
+      renewalInfo: RenewalInfoTable, diagnostics: inout [Diagnostic]
     ) -> EntitlementEvaluation {
       // In place: the group's list is the only reference to its records, so they are
       // evaluated again (when an upgrade needed later entries) without a copy.
@@ -150,7 +158,7 @@ public struct Evaluator: Sendable {
   /// ``EntitlementGroup/subscriptionEnds``.
   private func evaluateEntitlement(
     _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], subscriptions: KnownSubscriptions?,
+    renewalInfo: RenewalInfoTable, subscriptions: KnownSubscriptions?,
     history: PurchaseHistory
   ) -> EntitlementEvaluation {
     // The periods merged as the records were made, unless they are merged now (the records
@@ -158,15 +166,14 @@ public struct Evaluator: Sendable {
     var merged: [PeriodRules.Layout.Span]?
     // The latest end per subscription, as the pass noted it: only while the records are as
     // the pass made them.
-    var lastEnds: [OriginalTransactionID: Instant]?
+    var lastEnds: [(OriginalTransactionID, Instant)]?
     if group.cursor.isComplete {
       merged = group.merger.finish(end: group.records.count)
       if !renewalInfo.isEmpty, let subscriptions {
-        var ends: [OriginalTransactionID: Instant] = [:]
-        for slot in 0..<subscriptions.count where group.subscriptionEnds[slot] != .distantPast {
-          ends[subscriptions.id(at: slot, in: source)] = group.subscriptionEnds[slot]
+        lastEnds = (0..<subscriptions.count).compactMap { slot in
+          group.subscriptionEnds[slot] == .distantPast
+            ? nil : (subscriptions.id(at: slot, in: source), group.subscriptionEnds[slot])
         }
-        lastEnds = ends
       }
     } else {
       CoverageRules.cover(
@@ -272,12 +279,15 @@ public struct Evaluator: Sendable {
   /// - Complexity: O(1) per renewal info, and O(n) for each other one whose grace ends later.
   private static func gracePeriod(
     after end: Instant, of records: [CoverageRecord], in source: [ReceiptEntry],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], described: OriginalTransactionID?
+    renewalInfo: RenewalInfoTable, described: OriginalTransactionID?
   ) -> Interval? {
     guard !renewalInfo.isEmpty, !end.isDistantFuture else { return nil }
     var graceEnd = end
-    for (subscription, info) in renewalInfo {  // any order: the latest date wins
-      guard let date = info.gracePeriodExpiresDate, date > graceEnd else { continue }
+    // Any order: the latest date wins. Read in place: a copy of an info retains its strings.
+    for index in renewalInfo.infos.indices {
+      guard let date = renewalInfo.infos[index].gracePeriodExpiresDate, date > graceEnd
+      else { continue }
+      let subscription = renewalInfo.infos[index].originalTransactionID
       if subscription == described
         || records.contains(where: { source[$0.entryIndex].originalTransactionID == subscription })
       {
@@ -307,36 +317,5 @@ public struct Evaluator: Sendable {
       else { return nil }
       return observed
     }
-  }
-
-  /// One renewal info per subscription; disagreeing duplicates keep a fixed one and are
-  /// reported.
-  private static func renewalInfoBySubscription(
-    _ infos: [RenewalInfo], _ diagnostics: inout [Diagnostic]
-  ) -> [OriginalTransactionID: RenewalInfo] {
-    guard !infos.isEmpty else { return [:] }
-    var result: [OriginalTransactionID: RenewalInfo] = [:]
-    var conflicting = Set<OriginalTransactionID>()
-    for info in infos {
-      guard let kept = result[info.originalTransactionID] else {
-        result[info.originalTransactionID] = info
-        continue
-      }
-      guard kept != info else { continue }
-      conflicting.insert(info.originalTransactionID)
-      if String(reflecting: info) < String(reflecting: kept) {
-        result[info.originalTransactionID] = info
-      }
-    }
-    for subscription in conflicting.sorted() {
-      diagnostics.append(
-        Diagnostic(
-          .conflictingRenewalInfo, originalTransactionID: subscription,
-          field: "pending_renewal_info",
-          message:
-            "several renewal infos disagree; one was kept. Give only the newest "
-            + "(the subscriber record of the reading layer does this)"))
-    }
-    return result
   }
 }

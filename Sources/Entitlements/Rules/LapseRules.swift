@@ -25,9 +25,9 @@ enum LapseRules {
   ///   plus one pass over the coverage when there is renewal info and no `lastEnds`.
   static func lapses(
     between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
-    renewalInfo: [OriginalTransactionID: RenewalInfo], recoveries: [BillingRecovery],
+    renewalInfo: RenewalInfoTable, recoveries: [BillingRecovery],
     billingRetryAfter: (Int) -> FixedDuration,
-    lastEnds: [OriginalTransactionID: Instant]?
+    lastEnds: [(OriginalTransactionID, Instant)]?
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // Refunded spans sorted by start, and the latest end of those starting before a gap's
@@ -38,16 +38,19 @@ enum LapseRules {
     }
     // Renewal info applies to the gaps after a subscription's last coverage; without renewal
     // info there is nothing to look up, and the coverage is not read.
-    var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
+    var lastEndings: [(OriginalTransactionID, Instant)] = []
     if !renewalInfo.isEmpty {
-      lastEndBySubscription = lastEnds ?? Self.lastEndBySubscription(coverage)
+      lastEndings = lastEnds ?? Self.lastEndBySubscription(coverage).map { ($0.key, $0.value) }
       assert(
-        lastEnds.map { $0 == Self.lastEndBySubscription(coverage) } ?? true,
+        lastEnds.map {
+          Dictionary($0, uniquingKeysWith: { _, _ in .distantPast })
+            == Self.lastEndBySubscription(coverage)
+        } ?? true,
         "the ends noted by the evaluator's pass are the coverage's")
     }
     // The subscriptions' last ends in order (then by subscription): gaps come in order, so the
     // ends at a gap's start are found by a cursor, with no lookup per gap.
-    let lastEndings = lastEndBySubscription.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+    if lastEndings.count > 1 { lastEndings.sort { ($0.1, $0.0) < ($1.1, $1.0) } }
     var nextEnding = 0
     let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
@@ -64,9 +67,9 @@ enum LapseRules {
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       // The renewal infos of the subscriptions whose coverage ends for good at the gap.
       var infos: [RenewalInfo] = []
-      while nextEnding < lastEndings.count, lastEndings[nextEnding].value <= gap.start {
-        if lastEndings[nextEnding].value == gap.start,
-          let info = renewalInfo[lastEndings[nextEnding].key]
+      while nextEnding < lastEndings.count, lastEndings[nextEnding].1 <= gap.start {
+        if lastEndings[nextEnding].1 == gap.start,
+          let info = renewalInfo[lastEndings[nextEnding].0]
         {
           infos.append(info)
         }
