@@ -241,6 +241,29 @@ struct FastDocumentReaderTests {
         == alternating[3].originalTransactionID.storageBits)
   }
 
+  /// Renewal info names its subscription and products in the strings of the entries before
+  /// it: the evaluator matches the info to its subscription by the string's storage.
+  @Test func renewalInfoSharesTheEntriesIDs() throws {
+    let json = """
+      {"status": 0, "latest_receipt_info": [{"product_id": "com.example.product.monthly", \
+      "transaction_id": "1000000000000005", "original_transaction_id": "1000000000000001", \
+      "purchase_date_ms": "1000"}], "pending_renewal_info": [{"auto_renew_product_id": \
+      "com.example.product.monthly", "original_transaction_id": "1000000000000001", \
+      "product_id": "com.example.product.monthly", "auto_renew_status": "1"}]}
+      """
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree && result.fast)
+    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let entry = try #require(response.entries.first)
+    let info = try #require(response.renewalInfo.first)
+    let (product, autoRenewProduct) = try (
+      #require(info.productID), #require(info.autoRenewProductID)
+    )
+    #expect(info.originalTransactionID.storageBits == entry.originalTransactionID.storageBits)
+    #expect(product.storageBits == entry.productID.storageBits)
+    #expect(autoRenewProduct.storageBits == entry.productID.storageBits)
+  }
+
   /// The reader predicts each key from the one before it in the previous object and checks
   /// the prediction on the bytes: names of the same length, names one byte apart, a name
   /// that the predicted one begins, and short names after the same key must all be told

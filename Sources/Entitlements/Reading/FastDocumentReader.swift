@@ -669,9 +669,11 @@ struct FastDocumentReader {
     try object { reader, key throws(GiveUp) in
       try seen.insert(key)
       switch key {
-      case .original_transaction_id: subscription = try reader.string()
-      case .product_id: product = try reader.string()
-      case .auto_renew_product_id: autoRenewProduct = try reader.string()
+      // Shared with the entries' ids: no allocation, and the evaluator matches the info to
+      // its subscription by the string's storage.
+      case .original_transaction_id: subscription = try reader.sharedString(.originalTransaction)
+      case .product_id: product = try reader.sharedString(.product)
+      case .auto_renew_product_id: autoRenewProduct = try reader.sharedString(.product)
       case .auto_renew_status: autoRenew = try reader.flag()
       case .expiration_intent: intent = try reader.integer()
       case .is_in_billing_retry_period: retry = try reader.flag()
