@@ -38,7 +38,9 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   }
   /// The renewal info describing the time after the last period, if any.
   public var renewalInfo: RenewalInfo? {
-    get { storage.renewalInfo }
+    // Lent in place: `status(at:)` reads a field or two of it, and a copy retained its
+    // strings (two copies per status of an active subscription).
+    _read { yield storage.renewalInfo }
     _modify { yield &unique().renewalInfo }
   }
   /// The grace period after the last period (SPEC §5, rule 4): from its end to the latest

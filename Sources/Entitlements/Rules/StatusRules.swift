@@ -55,18 +55,19 @@ enum StatusRules {
     if latest < coverage.count - 1 {
       return .expired(expiredAt: expiry, reason: .unknown)
     }
-    let info = evaluation.renewalInfo
     let retryEnd = expiry + evaluation.billingRetryLimit
     // The grace of any of the entitlement's subscriptions (EntitlementEvaluation.gracePeriod).
     if let grace = evaluation.gracePeriod, instant < grace.end {
       return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd)
     }
-    if info?.isInBillingRetryPeriod == true {
+    // The renewal info's fields are read in place: a copy of it retains its strings.
+    if evaluation.renewalInfo?.isInBillingRetryPeriod == true {
       return instant < retryEnd
         ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
         : .expired(expiredAt: expiry, reason: .billingRetryExhausted)
     }
-    return .expired(expiredAt: expiry, reason: reason(for: info?.expirationIntent))
+    return .expired(
+      expiredAt: expiry, reason: reason(for: evaluation.renewalInfo?.expirationIntent))
   }
 
   private static func activeStatus(
