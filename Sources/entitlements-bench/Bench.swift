@@ -161,12 +161,7 @@ enum Bench {
     }
     var sink = 0
     let n = 100_000
-    let read: PurchaseHistory
-    do {
-      read = try VerifyReceiptResponse(json: Inputs.verifyReceiptJSON(entries: n, seed: 5)).history
-    } catch {
-      fatalError("entitlements-bench: the generated receipt does not read: \(error)")
-    }
+    let read = Inputs.read(Inputs.verifyReceiptJSON(entries: n, seed: 5))
     var random = SeededRandom(seed: 6)
     var shuffled = read
     shuffled.entries = random.shuffled(read.entries)
@@ -261,15 +256,16 @@ enum Bench {
     // BENCH_BATCH=pool, generated or read runs one of the three loops (for profiling).
     let loops = ProcessInfo.processInfo.environment["BENCH_BATCH"]
     func selectedLoop(_ loop: String) -> Bool { loops == nil || loops == loop }
-    let poolTime =
-      !selectedLoop("pool")
-      ? 0
-      : median(runs: runs) {
+    /// Median seconds to evaluate `subscribers` histories, cycling through `pool`.
+    func cycling(_ pool: [PurchaseHistory]) -> Double {
+      median(runs: runs) {
         for subscriber in 0..<subscribers {
-          let evaluation = evaluator.evaluate(pool[subscriber % poolSize])
+          let evaluation = evaluator.evaluate(pool[subscriber % pool.count])
           sink &+= entitledAtProbe(evaluation)
         }
       }
+    }
+    let poolTime = selectedLoop("pool") ? cycling(pool) : 0
     print(
       String(
         format: "    %.2f s  (%@ subscribers/s, %@ entries/s)", poolTime,
@@ -299,27 +295,12 @@ enum Bench {
 
     // The pool's histories as a backend has them: each read from its own verifyReceipt
     // document, with its renewal info (reading is not timed).
-    let readPool =
-      !selectedLoop("read")
-      ? []
-      : (0..<poolSize).map { index -> PurchaseHistory in
-        do {
-          return try VerifyReceiptResponse(
-            json: Inputs.verifyReceiptJSON(entries: 24, seed: 1_000 + UInt64(index))
-          ).history
-        } catch {
-          fatalError("entitlements-bench: a generated receipt does not read: \(error)")
-        }
-      }
     let readTime =
-      readPool.isEmpty
-      ? 0
-      : median(runs: runs) {
-        for subscriber in 0..<subscribers {
-          let evaluation = evaluator.evaluate(readPool[subscriber % poolSize])
-          sink &+= entitledAtProbe(evaluation)
-        }
-      }
+      selectedLoop("read")
+      ? cycling(
+        (0..<poolSize).map {
+          Inputs.read(Inputs.verifyReceiptJSON(entries: 24, seed: 1_000 + UInt64($0)))
+        }) : 0
     print(
       String(
         format: "    %.2f s  with histories read from documents, with renewal info", readTime))
@@ -348,13 +329,7 @@ enum Bench {
       }
       return answer
     }
-    func read() -> PurchaseHistory {
-      do {
-        return try VerifyReceiptResponse(json: document).history
-      } catch {
-        fatalError("entitlements-bench: the generated receipt does not read: \(error)")
-      }
-    }
+    func read() -> PurchaseHistory { Inputs.read(document) }
     // The same history, its entries shuffled: the two forms must give the same answers.
     var shuffled = read()
     var random = SeededRandom(seed: 6)

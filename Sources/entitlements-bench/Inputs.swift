@@ -65,6 +65,16 @@ enum Inputs {
     return Array(text.utf8)
   }
 
+  /// The history of a generated verifyReceipt document; stops the benchmark if it does not
+  /// read.
+  static func read(_ document: [UInt8]) -> PurchaseHistory {
+    do {
+      return try VerifyReceiptResponse(json: document).history
+    } catch {
+      fatalError("entitlements-bench: a generated receipt does not read: \(error)")
+    }
+  }
+
   /// Monthly issues over the history.
   static func releases(count: Int) -> [Release] {
     (0..<count).map { index in
