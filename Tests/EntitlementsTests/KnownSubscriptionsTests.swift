@@ -53,8 +53,10 @@ struct KnownSubscriptionsTests {
     #expect(known.isComplete == test.isComplete)
     #expect(known.count == Set(test.slots.compactMap { $0 }).count)
     for (index, slot) in slots.enumerated() {
+      #expect(known.contains(entries[index].originalTransactionID, in: entries) == (slot != nil))
       guard let slot else { continue }
       #expect(known.id(at: slot, in: entries) == entries[index].originalTransactionID)
     }
+    #expect(!known.contains("100000000000000z", in: entries))
   }
 }

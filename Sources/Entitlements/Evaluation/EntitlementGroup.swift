@@ -44,5 +44,4 @@ struct EntitlementGroup {
     merger.add(record, at: records.count, coverageIndex: records.count)
     records.append(record)
   }
-
 }

@@ -75,9 +75,7 @@ public struct Evaluator: Sendable {
     // that would otherwise be fresh pages each time).
     deduplicated.order = nil
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
-    let renewalInfo =
-      history.renewalInfo.isEmpty
-      ? .empty : RenewalInfoTable(history.renewalInfo, diagnostics: &diagnostics)
+    let renewalInfo = RenewalInfoTable(history.renewalInfo, diagnostics: &diagnostics)
     // The subscriptions the pass gave a slot to: all of them, unless there were too many.
     let subscriptions =
       tracksSubscriptions && classified.subscriptions.isComplete ? classified.subscriptions : nil
@@ -94,13 +92,8 @@ public struct Evaluator: Sendable {
       for index in renewalInfo.infos.indices {
         let subscription = renewalInfo.infos[index].originalTransactionID
         let isKnown =
-          if let subscriptions {
-            (0..<subscriptions.count).contains {
-              subscriptions.id(at: $0, in: entries) == subscription
-            }
-          } else {
-            knownSubscriptions.contains(subscription)
-          }
+          subscriptions?.contains(subscription, in: entries)
+          ?? knownSubscriptions.contains(subscription)
         guard !isKnown else { continue }
         diagnostics.append(
           Diagnostic(

@@ -87,6 +87,12 @@ struct KnownSubscriptions {
     return UInt8(truncatingIfNeeded: last)
   }
 
+  /// Whether a slot holds `subscription`; its ids are read in place in `entries` (the entries
+  /// the slots were given).
+  func contains(_ subscription: OriginalTransactionID, in entries: [ReceiptEntry]) -> Bool {
+    slots.contains { entries[$0.entryIndex].originalTransactionID == subscription }
+  }
+
   /// The id of the subscription in `slot`, read in `entries` (the entries the slots were
   /// given).
   func id(at slot: Int, in entries: [ReceiptEntry]) -> OriginalTransactionID {

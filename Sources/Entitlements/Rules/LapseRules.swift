@@ -41,6 +41,7 @@ enum LapseRules {
     var lastEndings: [(OriginalTransactionID, Instant)] = []
     if !renewalInfo.isEmpty {
       lastEndings = lastEnds ?? Self.lastEndBySubscription(coverage).map { ($0.key, $0.value) }
+      // A subscription noted twice (which the pass never does) makes the two differ.
       assert(
         lastEnds.map {
           Dictionary($0, uniquingKeysWith: { _, _ in .distantPast })

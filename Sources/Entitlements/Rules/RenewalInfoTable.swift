@@ -20,9 +20,6 @@ struct RenewalInfoTable {
   /// The infos, one per subscription, in order of ``RenewalInfo/originalTransactionID``.
   let infos: [RenewalInfo]
 
-  /// No renewal info.
-  static let empty = RenewalInfoTable(sortedUnique: [])
-
   private init(sortedUnique infos: [RenewalInfo]) {
     self.infos = infos
   }
