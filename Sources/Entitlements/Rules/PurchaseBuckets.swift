@@ -30,7 +30,8 @@ enum PurchaseBuckets {
   /// free memory for the next evaluation up to twice the largest block it has given back:
   /// with two blocks an evaluator at 10⁵ entries went past that, and every evaluation took
   /// 1 200 page faults more (DESIGN.md "Performance"). The working lists (keys, bucket starts)
-  /// are allocated after the block, and freed at the top of the heap.
+  /// are allocated after the block, and freed at the top of the heap. A block large enough
+  /// for glibc to map it on its own is advised to use huge pages (``HugePages``).
   ///
   /// - Complexity: O(n) for instants spread about evenly; O(n log n) at worst (a bucket of
   ///   many entries is sorted by comparison).
@@ -46,6 +47,7 @@ enum PurchaseBuckets {
     // One block: the values in canonical order in its first half, the same values in the
     // entries' order in its second (a scratch half, never counted as elements).
     let arranged = [Value](unsafeUninitializedCapacity: 2 * count) { buffer, initialized in
+      HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
       let made = UnsafeMutableBufferPointer(rebasing: buffer[count..<2 * count])
       var lowest = UInt64.max
       var highest = UInt64.min
