@@ -265,16 +265,20 @@ enum Bench {
         }
       }
     }
-    let poolTime = selectedLoop("pool") ? cycling(pool) : 0
-    print(
+    /// Prints a loop's time and what it is, or that `BENCH_BATCH` left it out.
+    func report(_ loop: String, _ time: Double?, _ line: (Double) -> String) {
+      print(time.map(line) ?? "    (\(loop) loop left out: BENCH_BATCH=\(loops ?? ""))")
+    }
+    report("pool", selectedLoop("pool") ? cycling(pool) : nil) { time in
       String(
-        format: "    %.2f s  (%@ subscribers/s, %@ entries/s)", poolTime,
-        format(Double(subscribers) / poolTime), format(Double(subscribers * 24) / poolTime)))
+        format: "    %.2f s  (%@ subscribers/s, %@ entries/s)", time,
+        format(Double(subscribers) / time), format(Double(subscribers * 24) / time))
+    }
 
     let template = Inputs.entries(count: 24, seed: 4)
     let generatedTime =
       !selectedLoop("generated")
-      ? 0
+      ? nil
       : median(runs: runs) {
         for subscriber in 0..<subscribers {
           // Each subscriber's history: the template shifted by a per-subscriber offset.
@@ -288,10 +292,11 @@ enum Bench {
           sink &+= entitledAtProbe(evaluation)
         }
       }
-    print(
+    report("generated", generatedTime) { time in
       String(
         format: "    %.2f s  with each history built in the loop (template copied and shifted)",
-        generatedTime))
+        time)
+    }
 
     // The pool's histories as a backend has them: each read from its own verifyReceipt
     // document, with its renewal info (reading is not timed).
@@ -300,10 +305,10 @@ enum Bench {
       ? cycling(
         (0..<poolSize).map {
           Inputs.read(Inputs.verifyReceiptJSON(entries: 24, seed: 1_000 + UInt64($0)))
-        }) : 0
-    print(
-      String(
-        format: "    %.2f s  with histories read from documents, with renewal info", readTime))
+        }) : nil
+    report("read", readTime) { time in
+      String(format: "    %.2f s  with histories read from documents, with renewal info", time)
+    }
     return sink
   }
 
