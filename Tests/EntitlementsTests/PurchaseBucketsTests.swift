@@ -80,3 +80,36 @@ struct PurchaseBucketsTests {
     }
   }
 }
+
+/// A history large enough for its block of canonical values to be advised huge pages
+/// (`HugePages`): the values are the same and in the same order as for any other size.
+@Suite("Purchase buckets, huge block")
+struct PurchaseBucketsHugeBlockTests {
+  @Test func aHistoryWhoseBlockIsAdvisedIsArrangedInOrder() throws {
+    let stride = MemoryLayout<CanonicalEntries.Entry>.stride
+    let count = HugePages.threshold / (2 * stride) + 1_000
+    #expect(2 * count * stride >= HugePages.threshold, "the block is advised")
+    // Distinct instants, shuffled: the order is that of the instants alone.
+    let product = ProductID("p1")
+    let subscription = OriginalTransactionID("o1")
+    var instants = (0..<Int64(count)).map { $0 * 7 }
+    var random = SeededRandom(seed: 11)
+    instants.shuffle(using: &random)
+    let entries = instants.map { instant in
+      ReceiptEntry(
+        productID: product, transactionID: TransactionID(String(instant + 1)),
+        originalTransactionID: subscription,
+        purchaseDate: Instant(millisecondsSince1970: instant),
+        expiresDate: Instant(millisecondsSince1970: instant + 7))
+    }
+    let canonical = try #require(
+      CanonicalEntries.make(
+        entries, catalog: CanonicalEntriesTests.catalog, tracksSubscriptions: true))
+    let order = canonical.entries.map { instants[Int($0.index)] }
+    #expect(order == (0..<Int64(count)).map { $0 * 7 })
+    #expect(
+      canonical.entries.allSatisfy {
+        $0.fields.expiresDate?.millisecondsSince1970 == instants[Int($0.index)] + 7
+      })
+  }
+}
