@@ -16,7 +16,9 @@
 /// The advice is `madvise(MADV_HUGEPAGE)` on the block's 2 MiB-aligned interior: it holds for
 /// that memory only, and ends when glibc unmaps the block. Elsewhere (Darwin), or when the
 /// system does not grant it, nothing changes but the speed: the library's results never
-/// depend on it.
+/// depend on it. With Linux's default (`defrag` set to `madvise`), the first write to each
+/// huge page of an advised block may compact memory to find one: on a host whose memory is
+/// fragmented, that evaluation's first touches can take longer.
 ///
 /// ```swift
 /// HugePages.interior(of: 0x20_0010..<0x420_0010)  // 0x40_0000..<0x400_0000
