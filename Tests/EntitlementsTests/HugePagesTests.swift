@@ -17,6 +17,7 @@ struct HugePagesTests {
       ("one page, but not aligned", 16..<page + 16, nil),
       ("smaller than a page", page..<2 * page - 1, nil),
       ("empty", page..<page, nil),
+      ("the documentation's example", 0x20_0010..<0x420_0010, 0x40_0000..<0x420_0000),
     ] as [(String, Range<Int>, Range<Int>?)])
   func interiorIsTheWholePagesInside(name: String, block: Range<Int>, expected: Range<Int>?) {
     #expect(HugePages.interior(of: block) == expected, "\(name)")

@@ -21,7 +21,7 @@
 /// fragmented, that evaluation's first touches can take longer.
 ///
 /// ```swift
-/// HugePages.interior(of: 0x20_0010..<0x420_0010)  // 0x40_0000..<0x400_0000
+/// HugePages.interior(of: 0x20_0010..<0x420_0010)  // 0x40_0000..<0x420_0000
 /// ```
 enum HugePages {
   /// The smallest block advised: glibc's largest threshold for mapping a block on its own.
