@@ -4,10 +4,11 @@
 /// A history names a handful of products, so a short scan of their ids beats hashing every
 /// entry's product id. Each slot keeps the product's position in the catalog, its type, and
 /// the 16 bytes of the entry's id string that last named it: entries read from one document
-/// share one string per run of one product, and the same bytes are the same string, found
-/// without reading its text. No slot holds a reference: a product met costs no copy of the catalog's
-/// product (with its strings retained), the list is freed without a pass over it, and a
-/// product is read in the catalog only when an entry enters a group (issue: performance).
+/// share one string per product (the byte reader remembers the last four of each kind), and
+/// the same bytes are the same string, found without reading its text. No slot holds a
+/// reference: a product met costs no copy of the catalog's product (with its strings
+/// retained), the list is freed without a pass over it, and a product is read in the catalog
+/// only when an entry enters a group (issue: performance).
 ///
 /// Every call is given the same catalog, and the entries whose ids were met are alive while
 /// the slots are used (one evaluation): the bytes kept are compared, never read as a string.
@@ -72,9 +73,9 @@ struct KnownProducts {
   /// ``slot(of:in:)`` for an id not held in a slot's bytes: equal text in another storage, a
   /// product met for the first time, or none. Out of line: the usual entry needs none of it.
   ///
-  /// A slot found by its text takes the bytes of `id`: the byte reader shares one string per
-  /// run of entries of one product, so when products alternate each run has its own string,
-  /// and only the first entry of a run is compared by text.
+  /// A slot found by its text takes the bytes of `id`: one product may still come in several
+  /// strings (entries of several documents, or of a document with more than four products),
+  /// and the entries that follow usually hold the latest, compared by text only once.
   @inline(never)
   private mutating func slot(ofText id: ProductID, in catalog: ProductCatalog) -> Int? {
     guard !catalog.isEmpty else { return nil }
