@@ -14,7 +14,10 @@
 /// (issue: performance; DESIGN.md "Performance").
 ///
 /// The advice is `madvise(MADV_HUGEPAGE)` on the block's 2 MiB-aligned interior: it holds for
-/// that memory only, and ends when glibc unmaps the block. Elsewhere (Darwin), or when the
+/// that memory only, and ends when glibc unmaps the block. A process that raised glibc's
+/// thresholds (`GLIBC_TUNABLES`, README "Performance") gets such a block from the heap
+/// instead: the advice then stays with that heap memory after the block is freed, which
+/// only lets the kernel back it with huge pages later too. Elsewhere (Darwin), or when the
 /// system does not grant it, nothing changes but the speed: the library's results never
 /// depend on it. With Linux's default (`defrag` set to `madvise`), the first write to each
 /// huge page of an advised block may compact memory to find one: on a host whose memory is
