@@ -178,6 +178,117 @@ struct EvaluatorTests {
     #expect(try evaluateOne(random.shuffled(entries)) == evaluation)
   }
 
+  /// Many subscriptions, each its own entitlement (no catalog), each with renewal info and
+  /// recovery evidence: more infos than are scanned (``RenewalInfoTable``'s linear limit), so
+  /// each entitlement looks up the infos and recoveries of its own subscriptions. Each
+  /// entitlement must evaluate as its subscription does alone, in order and shuffled. Read
+  /// for every entitlement, every info and recovery of the history made such a history take
+  /// time quadratic in its size.
+  @Test func eachOfManySubscriptionsEvaluatesAsItWouldAlone() throws {
+    let count = 40
+    let start = instant("2020-01-01")
+    var entries: [ReceiptEntry] = []
+    var infos: [RenewalInfo] = []
+    var recoveries: [BillingRecovery] = []
+    for subscription in 0..<count {
+      let original = OriginalTransactionID("\(500 + subscription)")
+      let from = start + .days(Int64(subscription))
+      // Two touching months, a gap of 10 days, a third month.
+      for (month, offset) in [(0, 0), (1, 30), (2, 70)] as [(Int, Int64)] {
+        entries.append(
+          ReceiptEntry(
+            productID: "monthly",
+            transactionID: TransactionID("\(10_000 + 3 * subscription + month)"),
+            originalTransactionID: original,
+            webOrderLineItemID: WebOrderLineItemID("\(90_000 + 3 * subscription + month)"),
+            purchaseDate: from + .days(offset), expiresDate: from + .days(offset + 30)))
+      }
+      // The gap ended by a billing retry for every other subscription.
+      if subscription % 2 == 0 {
+        recoveries.append(
+          BillingRecovery(originalTransactionID: original, renewedAt: from + .days(70)))
+      }
+      let lastEnd = from + .days(100)
+      switch subscription % 3 {
+      case 0:
+        infos.append(
+          RenewalInfo(
+            originalTransactionID: original, autoRenewStatus: true,
+            isInBillingRetryPeriod: true, gracePeriodExpiresDate: lastEnd + .days(6)))
+      case 1:
+        infos.append(
+          RenewalInfo(
+            originalTransactionID: original, autoRenewStatus: true, isInBillingRetryPeriod: true))
+      default:
+        infos.append(
+          RenewalInfo(
+            originalTransactionID: original, autoRenewStatus: false, rawExpirationIntent: 1))
+      }
+    }
+    let probes = [0, 20, 45, 75, 99, 100, 103, 106, 107, 200].map { start + .days(Int64($0)) }
+    var random = SeededRandom(seed: 40)
+    for history in [
+      PurchaseHistory(entries: entries, renewalInfo: infos, billingRecoveries: recoveries),
+      PurchaseHistory(
+        entries: random.shuffled(entries), renewalInfo: random.shuffled(infos),
+        billingRecoveries: random.shuffled(recoveries)),
+    ] {
+      let evaluation = Evaluator().evaluate(history)
+      #expect(evaluation.entitlements.count == count)
+      #expect(evaluation.diagnostics.isEmpty)
+      for subscription in 0..<count {
+        let original = OriginalTransactionID("\(500 + subscription)")
+        let id = EntitlementID(original.rawValue)
+        let combined = try #require(evaluation[id])
+        let alone = try evaluateOne(
+          entries.filter { $0.originalTransactionID == original },
+          renewalInfo: infos.filter { $0.originalTransactionID == original },
+          recoveries: recoveries.filter { $0.originalTransactionID == original })
+        #expect(combined.periods.map(\.interval) == alone.periods.map(\.interval))
+        #expect(combined.lapses == alone.lapses)
+        #expect(combined.lapses.map(\.cause) == [subscription % 2 == 0 ? .billingError : .unknown])
+        #expect(combined.gracePeriod == alone.gracePeriod)
+        #expect((combined.gracePeriod != nil) == (subscription % 3 == 0))
+        #expect(combined.windows == alone.windows)
+        for probe in probes {
+          #expect(combined.status(at: probe) == alone.status(at: probe), "\(id) at \(probe)")
+        }
+      }
+    }
+  }
+
+  /// One entitlement over twelve subscriptions, more infos than are scanned: its grace period
+  /// is the latest of any of its subscriptions' (SPEC §5, rule 4), found by looking up the
+  /// infos of the subscriptions its entries name; an info of a subscription it does not have
+  /// is not its grace.
+  @Test func theGraceOfOneOfManySubscriptionsIsTheEntitlements() throws {
+    let start = instant("2020-01-01")
+    let entries = (0..<12).map { subscription in
+      sub(
+        "\(100 + subscription)", "2020-01-01", "2020-02-01", original: "\(500 + subscription)")
+    }
+    let end = instant("2020-02-01")
+    var infos = (0..<12).map { subscription in
+      RenewalInfo(
+        originalTransactionID: OriginalTransactionID("\(500 + subscription)"),
+        gracePeriodExpiresDate: subscription == 7 ? end + .days(9) : end + .days(3))
+    }
+    // A subscription with no entry: reported, and its later grace is not the entitlement's.
+    infos.append(
+      RenewalInfo(originalTransactionID: "999", gracePeriodExpiresDate: end + .days(20)))
+    let catalog = ProductCatalog([
+      Product(
+        id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+        entitlement: "premium")
+    ])
+    let evaluation = Evaluator(catalog: catalog).evaluate(
+      PurchaseHistory(entries: entries, renewalInfo: infos))
+    let premium = try #require(evaluation["premium"])
+    #expect(premium.gracePeriod == Interval(start: end, end: end + .days(9)))
+    #expect(evaluation.diagnostics.map(\.kind) == [.renewalInfoWithoutEntries])
+    #expect(premium.periods.map(\.interval) == [Interval(start: start, end: end)])
+  }
+
   @Test func aShuffledHistoryOfManyLapsesEvaluatesAsInOrder() throws {
     // 400 monthly entries with a lapse after each: more periods than a group read from
     // canonical entries keeps room for, so they are merged after the pass.

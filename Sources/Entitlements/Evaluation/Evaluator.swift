@@ -103,6 +103,12 @@ public struct Evaluator: Sendable {
       }
     }
 
+    // The recovery evidence by subscription, sorted once: each entitlement then finds its
+    // own by a search per subscription (``recoveries(of:in:)``).
+    let recoveries =
+      history.billingRecoveries.count < 2
+      ? history.billingRecoveries
+      : history.billingRecoveries.sorted { $0.originalTransactionID < $1.originalTransactionID }
     // Reads `diagnostics` and `renewalInfo` without capturing them: a captured variable is
     // boxed, and each access to the box was checked at run time.
     func evaluateGroup(
@@ -113,7 +119,7 @@ public struct Evaluator: Sendable {
       // evaluated again (when an upgrade needed later entries) without a copy.
       let evaluation = evaluateEntitlement(
         id, &group, source: entries, renewalInfo: renewalInfo, subscriptions: subscriptions,
-        history: history)
+        recoveries: recoveries, history: history)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       return evaluation
     }
@@ -152,7 +158,7 @@ public struct Evaluator: Sendable {
   private func evaluateEntitlement(
     _ id: EntitlementID, _ group: inout EntitlementGroup, source: [ReceiptEntry],
     renewalInfo: RenewalInfoTable, subscriptions: KnownSubscriptions?,
-    history: PurchaseHistory
+    recoveries sortedRecoveries: [BillingRecovery], history: PurchaseHistory
   ) -> EntitlementEvaluation {
     // The periods merged as the records were made, unless they are merged now (the records
     // were made again, or were past the group's limit of periods: EntitlementGroup).
@@ -187,13 +193,11 @@ public struct Evaluator: Sendable {
         environment: history.environment)
     }
     let recoveries: [BillingRecovery]
-    if history.billingRecoveries.isEmpty {
+    if sortedRecoveries.isEmpty {
       recoveries = []
     } else {
       let subscriptions = Set(records.map { source[$0.entryIndex].originalTransactionID })
-      recoveries = history.billingRecoveries.filter {
-        subscriptions.contains($0.originalTransactionID)
-      }
+      recoveries = Self.recoveries(of: subscriptions, in: sortedRecoveries)
     }
     let lapses = LapseRules.lapses(
       between: periods, coverage: coverage, refunded: group.cursor.refunded,
@@ -237,6 +241,28 @@ public struct Evaluator: Sendable {
       unlockAtStart: policy.unlockAtStart)
   }
 
+  /// The recovery evidence of `subscriptions`, in `sorted` (all of a history's, by
+  /// subscription), in no particular order: the lapse rules sort their instants.
+  ///
+  /// A search per subscription, not a pass over every recovery for each entitlement: that
+  /// made a history of many subscriptions, each its own entitlement, with evidence for each,
+  /// take time quadratic in its size (issue: performance, "no quadratic path").
+  ///
+  /// - Complexity: O(s log r + m) for s subscriptions, r recoveries and m found.
+  static func recoveries(
+    of subscriptions: Set<OriginalTransactionID>, in sorted: [BillingRecovery]
+  ) -> [BillingRecovery] {
+    var found: [BillingRecovery] = []
+    for subscription in subscriptions {
+      var index = sorted.partitionPoint { $0.originalTransactionID >= subscription }
+      while index < sorted.count, sorted[index].originalTransactionID == subscription {
+        found.append(sorted[index])
+        index += 1
+      }
+    }
+    return found
+  }
+
   /// The record whose subscription's renewal info describes the time after a period (SPEC §5,
   /// rules 5 and 6, and the last period's renewal; the grace period of rule 4 is that of any
   /// subscription: ``EntitlementEvaluation/gracePeriod``): the record that ends it, or, when a
@@ -269,13 +295,35 @@ public struct Evaluator: Sendable {
   /// looked for among the records only when its grace ends later (rare: a subscription in
   /// grace).
   ///
-  /// - Complexity: O(1) per renewal info, and O(n) for each other one whose grace ends later.
-  private static func gracePeriod(
+  /// A history with more renewal infos than ``RenewalInfoTable/linearLimit`` has its infos
+  /// looked up by the subscriptions of `records` instead, once per run of records of one
+  /// subscription: read for every entitlement, every info of a history of many
+  /// subscriptions, each its own entitlement, took time quadratic in its size (issue:
+  /// performance, "no quadratic path").
+  ///
+  /// - Complexity: with at most ``RenewalInfoTable/linearLimit`` infos, O(1) per info, and
+  ///   O(k) for each other one whose grace ends later, for the k records; with more, O(k log i)
+  ///   for i infos.
+  static func gracePeriod(
     after end: Instant, of records: [CoverageRecord], in source: [ReceiptEntry],
     renewalInfo: RenewalInfoTable, described: OriginalTransactionID?
   ) -> Interval? {
     guard !renewalInfo.isEmpty, !end.isDistantFuture else { return nil }
     var graceEnd = end
+    guard renewalInfo.infos.count <= RenewalInfoTable.linearLimit else {
+      func extend(by subscription: OriginalTransactionID) {
+        if let date = renewalInfo[subscription]?.gracePeriodExpiresDate, date > graceEnd {
+          graceEnd = date
+        }
+      }
+      if let described { extend(by: described) }
+      var previous: OriginalTransactionID?
+      for record in records where source[record.entryIndex].originalTransactionID != previous {
+        previous = source[record.entryIndex].originalTransactionID
+        if let previous { extend(by: previous) }
+      }
+      return graceEnd > end ? Interval(start: end, end: graceEnd) : nil
+    }
     // Any order: the latest date wins. Read in place: a copy of an info retains its strings.
     for index in renewalInfo.infos.indices {
       guard let date = renewalInfo.infos[index].gracePeriodExpiresDate, date > graceEnd
