@@ -152,13 +152,17 @@ extension Evaluator {
     if isNewGroup {
       if let currentID = result.currentID { result.groups[currentID] = result.current }
       result.currentID = entitlement
-      // A group met before goes on; a new one is made only when none was (read from canonical
-      // entries, it makes its room for one period per eight entries at once: EntitlementGroup).
+      // A group met before goes on; a new one is made only when none was. The first, read
+      // from canonical entries, makes its room for one period per eight remaining entries at
+      // once (EntitlementGroup); later ones grow their list as they go. Room for the
+      // remaining entries in every new group was quadratic in a history of many
+      // entitlements (issue: performance, "no quadratic path").
       result.current =
         (result.groups.isEmpty ? nil : result.groups.removeValue(forKey: entitlement))
         ?? EntitlementGroup(
           minimumLapse: policy.minimumLapse,
-          spanLimit: isCanonical ? max(8, remaining / Self.entriesPerPeriod) : nil)
+          spanLimit: isCanonical && result.groups.isEmpty
+            ? max(8, remaining / Self.entriesPerPeriod) : nil)
       // The first entitlement usually takes every remaining entry: no regrowth.
       if result.groups.isEmpty { result.current.records.reserveCapacity(remaining) }
     }
