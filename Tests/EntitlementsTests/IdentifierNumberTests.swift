@@ -46,6 +46,39 @@ struct IdentifierNumberTests {
     }
   }
 
+  /// `textPrecedes` is `String` order, read from the numbers: on every pair of a set with
+  /// prefixes, equal lengths, 0, 19 digits and the doc comment's examples, and on seeded
+  /// random pairs of lengths 1 to 19 that often share leading digits.
+  @Test func textPrecedesIsStringOrder() {
+    let ids = [
+      "0", "1", "7", "9", "10", "12", "120", "121", "119", "1200", "99", "100", "1000000318407192",
+      "1000000318407193", "100000031840719", "9999999999999999999", "1000000000000000000",
+      "1999999999999999999",
+    ]
+    for a in ids {
+      for b in ids {
+        #expect(
+          IdentifierNumber.textPrecedes(IdentifierNumber(a), IdentifierNumber(b)) == (a < b),
+          "\(a) before \(b)")
+      }
+    }
+    var random = SeededRandom(seed: 23)
+    print("textPrecedesIsStringOrder: seed 23")
+    for _ in 0..<20_000 {
+      let prefix = String(random.int64(in: 1...999_999))
+      func id() -> String {
+        let tail = (0..<Int(random.int64(in: 0...13))).map { _ in String(random.int64(in: 0...9)) }
+        return String((random.chance(0.5) ? prefix : "") + tail.joined()).prefix(19).description
+      }
+      let (a, b) = (id(), id())
+      guard IdentifierNumber(a).isPlain, IdentifierNumber(b).isPlain else { continue }
+      #expect(
+        IdentifierNumber.textPrecedes(IdentifierNumber(a), IdentifierNumber(b)) == (a < b),
+        "\(a) before \(b)")
+    }
+    #expect(IdentifierNumber.textPrecedes(IdentifierNumber("1x"), IdentifierNumber("2")) == nil)
+  }
+
   @Test func noTextHasNoNumber() {
     #expect(IdentifierNumber(nil) == .none)
   }

@@ -179,7 +179,8 @@ enum Deduplication {
         if checkingOrder
           && (purchase < before.purchase
             || (purchase == before.purchase
-              && !(entries[before.index].transactionID < entries[index].transactionID)))
+              && !(IdentifierNumber.textPrecedes(before.number, fields.transactionNumber)
+                ?? (entries[before.index].transactionID < entries[index].transactionID))))
         {
           return false
         }
@@ -327,7 +328,12 @@ enum Deduplication {
     let aPurchase = a.purchaseDate ?? .distantPast
     let bPurchase = b.purchaseDate ?? .distantPast
     if aPurchase != bPurchase { return aPurchase < bPurchase }
-    if a.transactionID != b.transactionID { return a.transactionID < b.transactionID }
+    // Ids that are plain numbers (Apple's) in `String` order, with no `String` made.
+    let (aNumber, bNumber) = (a.transactionNumber, b.transactionNumber)
+    if aNumber != bNumber || !aNumber.isPlain {
+      if let precedes = IdentifierNumber.textPrecedes(aNumber, bNumber) { return precedes }
+      if a.transactionID != b.transactionID { return a.transactionID < b.transactionID }
+    }
     if a.cancellationDate != b.cancellationDate {
       return (a.cancellationDate ?? .distantFuture) < (b.cancellationDate ?? .distantFuture)
     }
