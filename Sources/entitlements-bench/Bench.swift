@@ -1,7 +1,8 @@
 // The benchmark (issue: performance). Release build:
 //   swift run -c release entitlements-bench           full run (a few minutes)
 //   swift run -c release entitlements-bench --quick   smoke run (seconds)
-// Inputs are seeded; each figure is the median of several timed runs after a warm-up.
+// Inputs are seeded; each figure is the median of several timed runs after a warm-up (the
+// shapes part: the best of three, at two sizes).
 
 import Entitlements
 import EntitlementsTesting
@@ -47,7 +48,7 @@ enum Bench {
   static func main() {
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
-    // `--only core|end|batch|scale` runs one part (for profiling).
+    // `--only core|end|batch|scale|shapes` runs one part (for profiling).
     let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
       CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
     }
@@ -59,6 +60,7 @@ enum Bench {
     if selected("end") { sink &+= endToEnd(runs: runs) }
     if selected("batch") { sink &+= batch(quick: quick, runs: runs) }
     if selected("scale") { sink &+= scale(runs: quick ? 1 : 3) }
+    if selected("shapes") { sink &+= Shapes.run(quick: quick) }
     print("")
     print("(checksum \(sink))")
   }

@@ -1,0 +1,184 @@
+import Entitlements
+import EntitlementsTesting
+import Foundation
+
+/// (e) no quadratic path, by shape: histories built to reach the engine's less common paths
+/// (many subscriptions, many entitlements, ties, duplicates, refunds, upgrades, ids that are
+/// not numbers), each evaluated at two sizes ten times apart. A path linear or n log n in the
+/// history's size takes about 10 to 13 times as long at the larger size (more where the
+/// larger one no longer fits the cache); a quadratic one about 100 times.
+enum Shapes {
+  /// A shape: its name, and the evaluator and history of `n` entries.
+  struct Shape: Sendable {
+    let name: String
+    let make: @Sendable (_ n: Int) -> (Evaluator, PurchaseHistory)
+  }
+
+  static let start = Instant(millisecondsSince1970: 1_300_000_000_000)
+
+  /// Entry `index` of a monthly (or `days`-long) subscription `original`.
+  static func entry(
+    _ index: Int, product: ProductID = "com.example.monthly",
+    original: OriginalTransactionID = "1000000700000000", purchase: Instant, days: Int64 = 30,
+    transactionID: String? = nil
+  ) -> ReceiptEntry {
+    ReceiptEntry(
+      productID: product,
+      transactionID: TransactionID(transactionID ?? String(1_000_000_700_000_000 + index)),
+      originalTransactionID: original,
+      webOrderLineItemID: WebOrderLineItemID(String(1_000_000_050_000_000 + index)),
+      purchaseDate: purchase, expiresDate: purchase + .days(days))
+  }
+
+  /// Subscription `index` of a history that names one per entry.
+  static func subscription(_ index: Int) -> OriginalTransactionID {
+    OriginalTransactionID(String(2_000_000_000_000_000 + index))
+  }
+
+  /// One entry per subscription, a day apart.
+  static func oneEntryPerSubscription(_ n: Int) -> [ReceiptEntry] {
+    (0..<n).map { entry($0, original: subscription($0), purchase: start + .days(Int64($0))) }
+  }
+
+  static func shuffled(_ entries: [ReceiptEntry], seed: UInt64) -> [ReceiptEntry] {
+    var random = SeededRandom(seed: seed)
+    return random.shuffled(entries)
+  }
+
+  static let all: [Shape] = [
+    Shape(name: "one purchase instant, shuffled") { n in
+      (
+        Bench.evaluator,
+        PurchaseHistory(entries: shuffled((0..<n).map { entry($0, purchase: start) }, seed: 1))
+      )
+    },
+    Shape(name: "a subscription per entry, renewal info each") { n in
+      let infos = (0..<n).map {
+        RenewalInfo(
+          originalTransactionID: subscription($0), autoRenewStatus: false, rawExpirationIntent: 1)
+      }
+      return (
+        Bench.evaluator,
+        PurchaseHistory(entries: shuffled(oneEntryPerSubscription(n), seed: 2), renewalInfo: infos)
+      )
+    },
+    Shape(name: "  the same, in grace each") { n in
+      let infos = (0..<n).map {
+        RenewalInfo(
+          originalTransactionID: subscription($0),
+          gracePeriodExpiresDate: start + .days(Int64($0) + 40))
+      }
+      return (
+        Bench.evaluator, PurchaseHistory(entries: oneEntryPerSubscription(n), renewalInfo: infos)
+      )
+    },
+    Shape(name: "an entitlement per subscription, info, recoveries") { n in
+      let infos = (0..<n).map {
+        RenewalInfo(originalTransactionID: subscription($0), isInBillingRetryPeriod: true)
+      }
+      let recoveries = (0..<n).map {
+        BillingRecovery(
+          originalTransactionID: subscription($0), renewedAt: start + .days(Int64($0) + 31))
+      }
+      return (
+        Evaluator(),
+        PurchaseHistory(
+          entries: oneEntryPerSubscription(n), renewalInfo: infos, billingRecoveries: recoveries)
+      )
+    },
+    Shape(name: "an entitlement per product (catalog), shuffled") { n in
+      let products = (0..<min(n, 20_000)).map {
+        Product(
+          id: ProductID("p\($0)"), type: .autoRenewable, duration: CalendarPeriod(1, .month),
+          entitlement: EntitlementID("e\($0)"))
+      }
+      let entries = (0..<n).map {
+        entry($0, product: ProductID("p\($0 % products.count)"), purchase: start + .days(Int64($0)))
+      }
+      return (
+        Evaluator(catalog: ProductCatalog(products)),
+        PurchaseHistory(entries: shuffled(entries, seed: 3))
+      )
+    },
+    Shape(name: "each entry twice, shuffled") { n in
+      let once = (0..<n / 2).map { entry($0, purchase: start + .days(30 * Int64($0))) }
+      return (Bench.evaluator, PurchaseHistory(entries: shuffled(once + once, seed: 4)))
+    },
+    Shape(name: "a lapse after each entry, in billing retry") { n in
+      let entries = (0..<n).map { entry($0, purchase: start + .days(40 * Int64($0))) }
+      let info = RenewalInfo(
+        originalTransactionID: "1000000700000000", isInBillingRetryPeriod: true)
+      return (Bench.evaluator, PurchaseHistory(entries: entries, renewalInfo: [info]))
+    },
+    Shape(name: "every entry refunded, shuffled") { n in
+      let entries = (0..<n).map { index in
+        var entry = entry(index, purchase: start + .days(30 * Int64(index)))
+        entry.cancellationDate = start + .days(30 * Int64(index) + 3)
+        return entry
+      }
+      return (Bench.evaluator, PurchaseHistory(entries: shuffled(entries, seed: 5)))
+    },
+    Shape(name: "every other entry upgraded, no cancellation") { n in
+      let entries = (0..<n).map { index in
+        var entry = entry(index, purchase: start + .days(3 * Int64(index)))
+        entry.isUpgraded = index % 2 == 0
+        return entry
+      }
+      return (Bench.evaluator, PurchaseHistory(entries: shuffled(entries, seed: 6)))
+    },
+    Shape(name: "a yearly bought each day (overlaps)") { n in
+      let entries = (0..<n).map {
+        entry($0, product: "com.example.yearly", purchase: start + .days(Int64($0)), days: 365)
+      }
+      return (Bench.evaluator, PurchaseHistory(entries: entries))
+    },
+    Shape(name: "ids that are not numbers, shuffled") { n in
+      let entries = (0..<n).map {
+        entry($0, purchase: start + .days(30 * Int64($0)), transactionID: "t-\($0)")
+      }
+      return (Bench.evaluator, PurchaseHistory(entries: shuffled(entries, seed: 7)))
+    },
+  ]
+
+  /// Prints each shape's time at the two sizes and their ratio.
+  static func run(quick: Bool) -> Int {
+    var sink = 0
+    // BENCH_N sets the larger size (for a closer look at a shape).
+    let large =
+      ProcessInfo.processInfo.environment["BENCH_N"].flatMap { Int($0) }
+      ?? (quick ? 10_000 : 100_000)
+    let small = large / 10
+    print("")
+    print(
+      "(e) shapes: no quadratic path (n = \(format(Double(small))) and \(format(Double(large))); "
+        + "about 10-13x for n log n, 100x if quadratic)")
+    /// Best of three: evaluating, and asking every entitlement for its status and periods.
+    func time(_ evaluator: Evaluator, _ history: PurchaseHistory) -> Double {
+      (0..<3).map { _ in
+        seconds {
+          let evaluation = evaluator.evaluate(history)
+          for entitlement in evaluation.entitlements {
+            sink &+= entitlement.status(at: Bench.probe).isEntitled ? 1 : 0
+            sink &+= entitlement.periods.count
+          }
+        }
+      }.min() ?? 0
+    }
+    for shape in all {
+      let smallTime = {
+        let (evaluator, history) = shape.make(small)
+        return time(evaluator, history)
+      }()
+      let largeTime = {
+        let (evaluator, history) = shape.make(large)
+        return time(evaluator, history)
+      }()
+      print(
+        "    \(shape.name.padding(toLength: 52, withPad: " ", startingAt: 0))"
+          + String(
+            format: "%9.2f ms %9.2f ms  x%5.1f", smallTime * 1000, largeTime * 1000,
+            largeTime / smallTime))
+    }
+    return sink
+  }
+}
