@@ -263,6 +263,65 @@ struct SubscriberRecordTests {
   }
 }
 
+extension SubscriberRecordTests {
+  /// A document made in memory: entries and upgrade evidence only.
+  struct Evidence: PurchaseDocument {
+    var entries: [ReceiptEntry]
+    var upgrades: [UpgradeEvidence]
+    var renewalInfo: [RenewalInfo] { [] }
+    var billingRecoveries: [BillingRecovery] { [] }
+    var environment: Environment? { nil }
+    var timestamp: Instant? { nil }
+    var diagnostics: [Diagnostic] { [] }
+  }
+
+  /// Upgrade evidence marks exactly the entries of its subscription that it falls strictly
+  /// inside, except the entry it upgraded to, on seeded records with evidence at the entries'
+  /// edges, evidence naming the entry itself, and several subscriptions (the record finds
+  /// the evidence by a search; the expected marks by a scan of all of it).
+  @Test(arguments: 0..<20 as Range<UInt64>)
+  func upgradeEvidenceMarksTheEntriesItFallsInside(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let start = instant("2020-01-01")
+    let entries = (0..<60).map { index in
+      let purchase = start + .days(random.int64(in: 0...200))
+      return ReceiptEntry(
+        productID: "monthly", transactionID: TransactionID("\(100 + index)"),
+        originalTransactionID: OriginalTransactionID("\(random.int64(in: 1...3))"),
+        purchaseDate: purchase, expiresDate: purchase + .days(random.int64(in: 0...40)),
+        isUpgraded: random.chance(0.1))
+    }
+    let upgrades = (0..<40).map { _ in
+      // On an entry's edge, or the entry itself as the new transaction, now and then.
+      let entry = entries[Int(random.int64(in: 0...59))]
+      let edge = random.chance(0.5) ? entry.purchaseDate : entry.expiresDate
+      return UpgradeEvidence(
+        originalTransactionID: random.chance(0.8)
+          ? entry.originalTransactionID
+          : OriginalTransactionID("\(random.int64(in: 1...3))"),
+        newTransactionID: random.chance(0.3)
+          ? entry.transactionID : TransactionID("\(900 + random.int64(in: 0...99))"),
+        upgradedAt: random.chance(0.3)
+          ? edge ?? start : start + .hours(random.int64(in: 0...(240 * 24))))
+    }
+    var record = SubscriberRecord()
+    record.fold(Evidence(entries: entries, upgrades: upgrades))
+    let marked = Dictionary(
+      uniqueKeysWithValues: record.history.entries.map { ($0.transactionID, $0.isUpgraded) })
+    for entry in entries {
+      let expected =
+        entry.isUpgraded
+        || upgrades.contains { upgrade in
+          upgrade.originalTransactionID == entry.originalTransactionID
+            && upgrade.newTransactionID != entry.transactionID
+            && entry.purchaseDate! < upgrade.upgradedAt
+            && upgrade.upgradedAt < entry.expiresDate!
+        }
+      #expect(marked[entry.transactionID] == expected, "seed \(seed), \(entry.transactionID)")
+    }
+  }
+}
+
 @Suite("JSON reader")
 struct JSONParserTests {
   @Test(arguments: [
