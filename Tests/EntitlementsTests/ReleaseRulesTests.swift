@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 @Suite("Content released over time (SPEC §8)")
@@ -131,6 +132,79 @@ struct ReleaseRulesTests {
       Release(id: "any", date: instant("2017-01-16")),
     ]
     #expect(magazine.readableReleases(releases).map(\.release.id) == ["mine", "any"])
+  }
+
+  /// SPEC §8 by the letter, one release and one period at a time: the reasons in the order
+  /// the rules give them (released while active, then unlocked at start, period by period,
+  /// then grace), the first one kept; by date, then id.
+  static func reference(
+    _ releases: [Release], _ evaluation: EntitlementEvaluation, asOf instant: Instant,
+    unlockAtStart: Int
+  ) -> [ReadableRelease] {
+    var reasons: [ReleaseID: ReadableRelease.Reason] = [:]
+    func give(_ release: Release, _ reason: ReadableRelease.Reason) {
+      if release.date <= instant, reasons[release.id] == nil { reasons[release.id] = reason }
+    }
+    for period in evaluation.periods.map(\.interval) where period.start <= instant {
+      for release in releases where period.start <= release.date && release.date < period.end {
+        give(release, .releasedWhileActive(period: period))
+      }
+      let dates = Set(releases.map(\.date).filter { $0 <= period.start }).sorted().suffix(
+        unlockAtStart)
+      for release in releases where dates.contains(release.date) {
+        give(release, .unlockedAtStart(periodStart: period.start))
+      }
+    }
+    if let grace = evaluation.gracePeriod, evaluation.periods.last?.interval.end == grace.start {
+      for release in releases where grace.start <= release.date && release.date < grace.end {
+        give(release, .releasedInGracePeriod(grace))
+      }
+    }
+    return releases.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+      .compactMap { release in
+        reasons[release.id].map { ReadableRelease(release: release, reason: $0) }
+      }
+  }
+
+  /// Calendars whose releases share a few dates (before, between and inside periods, and at
+  /// their edges), against the rules by the letter, for several `unlockAtStart` and instants.
+  /// Each release is marked once: what the start of a period unlocks, past what the start
+  /// before it did.
+  @Test(arguments: 0..<30 as Range<UInt64>)
+  func calendarsWithSharedDatesAgreeWithTheRulesByTheLetter(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    let start = instant("2020-01-01")
+    // Monthly entries with gaps now and then; the last one in grace now and then.
+    var entries: [ReceiptEntry] = []
+    var from = start
+    for index in 0..<12 {
+      if random.chance(0.4) { from = from + .days(random.int64(in: 1...20)) }
+      entries.append(
+        ReceiptEntry(
+          productID: "monthly", transactionID: TransactionID("\(100 + index)"),
+          originalTransactionID: "1", purchaseDate: from, expiresDate: from + .days(30)))
+      from = from + .days(30)
+    }
+    let infos =
+      random.chance(0.5)
+      ? [RenewalInfo(originalTransactionID: "1", gracePeriodExpiresDate: from + .days(6))] : []
+    // A few dates: random instants, and the entries' edges.
+    var dates = (0..<6).map { _ in start + .days(random.int64(in: -20...500)) }
+    dates += entries.prefix(3).compactMap(\.purchaseDate) + [from]
+    let releases = (0..<200).map {
+      Release(
+        id: ReleaseID("r\($0)"), date: dates[Int(random.int64(in: 0...Int64(dates.count - 1)))])
+    }
+    for unlockAtStart in 0...3 {
+      let evaluation = try evaluateOne(
+        entries, renewalInfo: infos, policy: Policy(unlockAtStart: unlockAtStart))
+      for asOf in [Instant.distantFuture, start + .days(random.int64(in: 0...500))] {
+        #expect(
+          evaluation.readableReleases(random.shuffled(releases), asOf: asOf)
+            == Self.reference(releases, evaluation, asOf: asOf, unlockAtStart: unlockAtStart),
+          "seed \(seed), unlockAtStart \(unlockAtStart), as of \(asOf)")
+      }
+    }
   }
 
   @Test func thousandsOfReleasesAndPeriodsWithoutANestedScan() throws {

@@ -6,8 +6,13 @@
 /// entries cover nothing, so they unlock nothing; billing-retry time is not active. As of t,
 /// only periods that began at or before t count, and only releases dated at or before t.
 ///
-/// - Complexity: O((R + P) log R + output) for R releases and P periods: one sort and a binary
-///   search per period, never a nested scan.
+/// - Complexity: O(R log R + P · u · log R) for R releases, P periods and `unlockAtStart` u:
+///   one sort and binary searches per period, never a nested scan. Each release is marked once:
+///   the releases unlocked at the starts of successive periods are successive windows of the
+///   sorted calendar, and only the part of each window past the one before is new. (Marking
+///   each period's whole window, and walking back over the releases of a date one by one,
+///   made a calendar whose releases share a date before many periods quadratic: 20 000
+///   releases at one date and 20 000 periods took 0.42 s.)
 enum ReleaseRules {
   static func readable(
     _ releases: [Release], in evaluation: EntitlementEvaluation, asOf instant: Instant,
@@ -28,23 +33,30 @@ enum ReleaseRules {
     func unlock(_ range: Range<Int>, _ reason: ReadableRelease.Reason) {
       for index in range where reasons[index] == nil { reasons[index] = reason }
     }
+    // Where the releases unlocked at the previous period's start end: both ends of that window
+    // only move forward with the periods, so what lies before it was marked already.
+    var unlockedAtStartEnd = 0
     // Intervals are read in place: iterating the periods would copy each one out.
     for index in evaluation.periods.indices {
       let interval = evaluation.periods[index].interval
       guard interval.start <= instant else { continue }
       let start = interval.start
-      // The latest `unlockAtStart` release dates at or before the start.
-      var low = sorted.partitionPoint { $0.date > start }
+      // The latest `unlockAtStart` release dates at or before the start: a search per date.
+      let high = sorted.partitionPoint { $0.date > start }
+      var low = high
       var dates = 0
       while low > 0, dates < unlockAtStart {
         let date = sorted[low - 1].date
-        while low > 0, sorted[low - 1].date == date { low -= 1 }
+        low = sorted[..<low].partitionPoint { $0.date >= date }
         dates += 1
       }
       // A release dated exactly at the start was released while active: that reason first.
       unlock(
         span(of: interval, upTo: instant, in: sorted), .releasedWhileActive(period: interval))
-      unlock(low..<sorted.partitionPoint { $0.date > start }, .unlockedAtStart(periodStart: start))
+      unlock(
+        max(low, unlockedAtStartEnd)..<max(high, unlockedAtStartEnd),
+        .unlockedAtStart(periodStart: start))
+      unlockedAtStartEnd = max(unlockedAtStartEnd, high)
     }
     if let grace = evaluation.gracePeriod,
       !evaluation.periods.isEmpty,
