@@ -169,6 +169,18 @@ enum Shapes {
     }
   }
 
+  /// An entitlement of `n` periods (a lapse after each entry) and a calendar of `n` releases,
+  /// all at one date before the first period: each period's start unlocks all of them.
+  static func releases(_ n: Int) -> (EntitlementEvaluation, [Release]) {
+    let entries = (0..<n).map { entry($0, purchase: start + .days(40 * Int64($0))) }
+    let calendar = (0..<n).map { Release(id: ReleaseID("issue-\($0)"), date: start - .days(1)) }
+    guard
+      let evaluation = Bench.evaluator.evaluate(PurchaseHistory(entries: entries)).entitlements
+        .first
+    else { fatalError("entitlements-bench: the releases shape has no entitlement") }
+    return (evaluation, calendar)
+  }
+
   /// Prints each shape's time at the two sizes and their ratio.
   /// Prints each shape's time at the two sizes and their ratio.
   static func run(quick: Bool) -> Int {
@@ -204,6 +216,12 @@ enum Shapes {
         }
       }.min() ?? 0
     }
+    /// Best of three: the readable releases.
+    func time(_ shape: (EntitlementEvaluation, [Release])) -> Double {
+      (0..<3).map { _ in
+        seconds { sink &+= shape.0.readableReleases(shape.1).count }
+      }.min() ?? 0
+    }
     var lines: [(String, Double, Double)] = all.map { shape in
       let smallTime = {
         let (evaluator, history) = shape.make(small)
@@ -219,6 +237,11 @@ enum Shapes {
       (
         "a record of single-entry documents and upgrades", time(record(small)),
         time(record(large))
+      ))
+    lines.append(
+      (
+        "readable releases: all at one date, a period each", time(releases(small)),
+        time(releases(large))
       ))
     for (name, smallTime, largeTime) in lines {
       print(
