@@ -213,6 +213,35 @@ struct TimelineSimulatorTests {
         == .revoked(transactionID: "2", revokedAt: instant("2017-04-01")))
   }
 
+  /// A refund names its transaction by id: the entries' own ids ("1", "2", …, also after an
+  /// upgrade put its entry back), and no other spelling of one ("02", "+2", " 2").
+  @Test(arguments: [
+    ("1", true), ("2", true), ("3", false), ("02", false), ("+2", false), (" 2", false),
+    ("0", false), ("4", false), ("-1", false), ("x", false),
+  ])
+  func aRefundFindsItsTransactionByItsId(id: String, isFound: Bool) throws {
+    // Feb 20 monthly, upgraded on Mar 1 (entry 1 put back), then yearly entries 2 and 3 would
+    // follow only after a year: refund on Apr 1, when entries 1 and 2 exist, and 3 not yet.
+    let events: [CustomerEvent] = [
+      .upgrade(to: "yearly", at: instant("2017-03-01")),
+      .refund(TransactionID(id), at: instant("2017-04-01")),
+    ]
+    guard isFound else {
+      #expect(throws: SimulationError.self, "\(id)") {
+        try Self.run(events, until: "2017-05-01")
+      }
+      return
+    }
+    let timeline = try Self.run(events, until: "2017-05-01")
+    #expect(timeline.entries.map(\.transactionID.rawValue) == ["1", "2"])
+    // The upgraded entry is cut either way; the yearly one only when it is refunded.
+    #expect(timeline.entries.map { $0.cancellationDate != nil } == [true, id == "2"])
+    #expect(
+      timeline.entries.map(\.rawCancellationReason) == [
+        id == "1" ? "0" : nil, id == "2" ? "0" : nil,
+      ])
+  }
+
   @Test func impossibleInputIsRefusedWithAReason() {
     #expect(throws: SimulationError.self) { try Self.run([], until: "2017-03-01", product: "nope") }
     #expect(throws: SimulationError.self) {

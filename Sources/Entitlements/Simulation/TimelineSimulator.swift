@@ -131,6 +131,17 @@ public struct TimelineSimulator: Sendable {
       return anchor + length * Int64(periods)
     }
 
+    /// The index of the entry with id `transaction`, if any. The entry at index i has id
+    /// "i + 1" (``addEntry(_:from:to:)``; an upgrade puts its entry back where it was), so the
+    /// id is read as a number and checked, where a search of every entry for each refund made
+    /// a timeline of many refunds quadratic (20 000 daily renewals, each refunded: 10.8 s).
+    func index(of transaction: TransactionID) -> Int? {
+      guard let number = Int(transaction.rawValue), number >= 1, number <= entries.count,
+        entries[number - 1].transactionID == transaction
+      else { return nil }
+      return number - 1
+    }
+
     mutating func addEntry(
       _ product: Product, from start: Instant, to end: Instant
     ) {
@@ -214,7 +225,7 @@ public struct TimelineSimulator: Sendable {
       case .autoRenewOn:
         if isActive { autoRenew = true }
       case .refund(let transaction, let at):
-        guard let index = entries.firstIndex(where: { $0.transactionID == transaction }) else {
+        guard let index = index(of: transaction) else {
           throw SimulationError("refund at \(at): no transaction \(transaction) yet")
         }
         entries[index].cancellationDate = at
