@@ -249,7 +249,7 @@ public struct Evaluator: Sendable {
   /// take time quadratic in its size (issue: performance, "no quadratic path").
   ///
   /// - Complexity: O(s log r + m) for s subscriptions, r recoveries and m found.
-  static func recoveries(
+  private static func recoveries(
     of subscriptions: Set<OriginalTransactionID>, in sorted: [BillingRecovery]
   ) -> [BillingRecovery] {
     var found: [BillingRecovery] = []
@@ -304,7 +304,7 @@ public struct Evaluator: Sendable {
   /// - Complexity: with at most ``RenewalInfoTable/linearLimit`` infos, O(1) per info, and
   ///   O(k) for each other one whose grace ends later, for the k records; with more, O(k log i)
   ///   for i infos.
-  static func gracePeriod(
+  private static func gracePeriod(
     after end: Instant, of records: [CoverageRecord], in source: [ReceiptEntry],
     renewalInfo: RenewalInfoTable, described: OriginalTransactionID?
   ) -> Interval? {
