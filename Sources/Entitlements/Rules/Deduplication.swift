@@ -179,8 +179,8 @@ enum Deduplication {
         if checkingOrder
           && (purchase < before.purchase
             || (purchase == before.purchase
-              && !(IdentifierNumber.textPrecedes(before.number, fields.transactionNumber)
-                ?? (entries[before.index].transactionID < entries[index].transactionID))))
+              && !Deduplication.idTextPrecedes(
+                before.number, before.index, fields.transactionNumber, index, entries)))
         {
           return false
         }
@@ -197,6 +197,20 @@ enum Deduplication {
       previousOrderLine = (number, index)
       return true
     }
+  }
+
+  /// Whether the transaction id of `entries[aIndex]` comes before that of `entries[bIndex]`
+  /// in `String` order, given their numbers: the tie-break of two entries bought at one
+  /// instant (SPEC §3). Out of line, as the evaluator's other rare paths are: ties are rare,
+  /// and the pass it is part of stays small (the inliner stops inlining into a pass that
+  /// grows: DESIGN.md "Performance").
+  @inline(never)
+  fileprivate static func idTextPrecedes(
+    _ aNumber: IdentifierNumber, _ aIndex: Int, _ bNumber: IdentifierNumber, _ bIndex: Int,
+    _ entries: UnsafeBufferPointer<ReceiptEntry>
+  ) -> Bool {
+    IdentifierNumber.textPrecedes(aNumber, bNumber)
+      ?? (entries[aIndex].transactionID < entries[bIndex].transactionID)
   }
 
   /// ``orderLineKey(_:)`` of `entries[index]` as its number, read from its `fields` with no
