@@ -4,7 +4,8 @@ import Foundation
 
 /// (e) no quadratic path, by shape: histories built to reach the engine's less common paths
 /// (many subscriptions, many entitlements, ties, duplicates, refunds, upgrades, ids that are
-/// not numbers), each evaluated at two sizes ten times apart. A path linear or n log n in the
+/// not numbers), each evaluated at two sizes ten times apart, and a folded record, readable
+/// releases and a simulated timeline, at two sizes too. A path linear or n log n in the
 /// history's size takes about 10 to 13 times as long at the larger size (more where the
 /// larger one no longer fits the cache); a quadratic one about 100 times.
 enum Shapes {
@@ -181,8 +182,63 @@ enum Shapes {
     return (evaluation, calendar)
   }
 
-  /// Prints each shape's time at the two sizes and their ratio.
-  /// Prints each shape's time at the two sizes and their ratio.
+  /// A timed shape beside the histories: its name, and for `n`, inputs made untimed and the
+  /// work to time (which returns a value for the checksum).
+  struct Timed: Sendable {
+    let name: String
+    let prepare: @Sendable (_ n: Int) -> () -> Int
+  }
+
+  /// Each history shape, timed evaluating and asking every entitlement for its status and
+  /// periods; then the record, the releases and the simulated timeline.
+  static let timed: [Timed] =
+    all.map { shape in
+      Timed(name: shape.name) { n in
+        let (evaluator, history) = shape.make(n)
+        return {
+          evaluator.evaluate(history).entitlements.reduce(0) { sink, entitlement in
+            sink + (entitlement.status(at: Bench.probe).isEntitled ? 1 : 0)
+              + entitlement.periods.count
+          }
+        }
+      }
+    } + [
+      Timed(name: "a record of single-entry documents and upgrades") { n in
+        let documents = record(n)
+        return {
+          var record = SubscriberRecord()
+          for document in documents { record.fold(document) }
+          return record.history.entries.count
+        }
+      },
+      Timed(name: "readable releases: all at one date, a period each") { n in
+        let (evaluation, calendar) = releases(n)
+        return { evaluation.readableReleases(calendar).count }
+      },
+      Timed(name: "a simulated timeline: daily renewals, each refunded") { days in
+        let catalog = ProductCatalog([
+          Product(
+            id: "daily", type: .autoRenewable, duration: CalendarPeriod(1, .day),
+            entitlement: "premium")
+        ])
+        // Each day's renewal refunded an hour into the next day.
+        let events = (1..<days).map { day in
+          CustomerEvent.refund(
+            TransactionID(String(day)), at: start + .days(Int64(day)) + .hours(1))
+        }
+        return {
+          do {
+            return try TimelineSimulator(catalog: catalog).simulate(
+              product: "daily", start: start, events: events, until: start + .days(Int64(days))
+            ).entries.count
+          } catch {
+            fatalError("entitlements-bench: the simulated shape does not simulate: \(error)")
+          }
+        }
+      },
+    ]
+
+  /// Prints each shape's time at the two sizes (best of three) and their ratio.
   static func run(quick: Bool) -> Int {
     var sink = 0
     // BENCH_N sets the larger size (for a closer look at a shape).
@@ -194,82 +250,15 @@ enum Shapes {
     print(
       "(e) shapes: no quadratic path (n = \(format(Double(small))) and \(format(Double(large))); "
         + "about 10-13x for n log n, 100x if quadratic)")
-    /// Best of three: evaluating, and asking every entitlement for its status and periods.
-    func time(_ evaluator: Evaluator, _ history: PurchaseHistory) -> Double {
-      (0..<3).map { _ in
-        seconds {
-          let evaluation = evaluator.evaluate(history)
-          for entitlement in evaluation.entitlements {
-            sink &+= entitlement.status(at: Bench.probe).isEntitled ? 1 : 0
-            sink &+= entitlement.periods.count
-          }
-        }
-      }.min() ?? 0
+    /// The best of three timed runs of `shape` at `n`.
+    func bestOfThree(_ shape: Timed, _ n: Int) -> Double {
+      let work = shape.prepare(n)
+      return (0..<3).map { _ in seconds { sink &+= work() } }.min() ?? 0
     }
-    /// Best of three: folding the documents into a record and asking for its history.
-    func time(_ documents: [MemoryDocument]) -> Double {
-      (0..<3).map { _ in
-        seconds {
-          var record = SubscriberRecord()
-          for document in documents { record.fold(document) }
-          sink &+= record.history.entries.count
-        }
-      }.min() ?? 0
-    }
-    /// Best of three: the readable releases.
-    func time(_ shape: (EntitlementEvaluation, [Release])) -> Double {
-      (0..<3).map { _ in
-        seconds { sink &+= shape.0.readableReleases(shape.1).count }
-      }.min() ?? 0
-    }
-    var lines: [(String, Double, Double)] = all.map { shape in
-      let smallTime = {
-        let (evaluator, history) = shape.make(small)
-        return time(evaluator, history)
-      }()
-      let largeTime = {
-        let (evaluator, history) = shape.make(large)
-        return time(evaluator, history)
-      }()
-      return (shape.name, smallTime, largeTime)
-    }
-    lines.append(
-      (
-        "a record of single-entry documents and upgrades", time(record(small)),
-        time(record(large))
-      ))
-    lines.append(
-      (
-        "readable releases: all at one date, a period each", time(releases(small)),
-        time(releases(large))
-      ))
-    /// Best of three: simulating `days` daily renewals, each refunded an hour into the next.
-    func simulation(_ days: Int) -> Double {
-      let catalog = ProductCatalog([
-        Product(
-          id: "daily", type: .autoRenewable, duration: CalendarPeriod(1, .day),
-          entitlement: "premium")
-      ])
-      let events = (1..<days).map { day in
-        CustomerEvent.refund(
-          TransactionID(String(day)), at: start + .days(Int64(day)) + .hours(1))
-      }
-      return (0..<3).map { _ in
-        seconds {
-          let timeline = try? TimelineSimulator(catalog: catalog).simulate(
-            product: "daily", start: start, events: events, until: start + .days(Int64(days)))
-          sink &+= timeline?.entries.count ?? 0
-        }
-      }.min() ?? 0
-    }
-    lines.append(
-      (
-        "a simulated timeline: daily renewals, each refunded", simulation(small),
-        simulation(large)
-      ))
-    for (name, smallTime, largeTime) in lines {
+    for shape in timed {
+      let (smallTime, largeTime) = (bestOfThree(shape, small), bestOfThree(shape, large))
       print(
-        "    \(name.padding(toLength: 52, withPad: " ", startingAt: 0))"
+        "    \(shape.name.padding(toLength: 52, withPad: " ", startingAt: 0))"
           + String(
             format: "%9.2f ms %9.2f ms  x%5.1f", smallTime * 1000, largeTime * 1000,
             largeTime / smallTime))
