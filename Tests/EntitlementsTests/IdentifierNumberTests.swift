@@ -46,7 +46,7 @@ struct IdentifierNumberTests {
     }
   }
 
-  /// `textPrecedes` is `String` order, read from the numbers: on every pair of a set with
+  /// `textPrecedes` is `String` order, read from the numbers when both are plain: on every pair of a set with
   /// prefixes, equal lengths, 0, 19 digits and the doc comment's examples, and on seeded
   /// random pairs of lengths 1 to 19 that often share leading digits.
   @Test func textPrecedesIsStringOrder() {
@@ -58,7 +58,7 @@ struct IdentifierNumberTests {
     for a in ids {
       for b in ids {
         #expect(
-          IdentifierNumber.textPrecedes(IdentifierNumber(a), IdentifierNumber(b)) == (a < b),
+          IdentifierNumber.textPrecedes(IdentifierNumber(a), a, IdentifierNumber(b), b) == (a < b),
           "\(a) before \(b)")
       }
     }
@@ -73,10 +73,27 @@ struct IdentifierNumberTests {
       let (a, b) = (id(), id())
       guard IdentifierNumber(a).isPlain, IdentifierNumber(b).isPlain else { continue }
       #expect(
-        IdentifierNumber.textPrecedes(IdentifierNumber(a), IdentifierNumber(b)) == (a < b),
+        IdentifierNumber.textPrecedes(IdentifierNumber(a), a, IdentifierNumber(b), b) == (a < b),
         "\(a) before \(b)")
     }
-    #expect(IdentifierNumber.textPrecedes(IdentifierNumber("1x"), IdentifierNumber("2")) == nil)
+    // Ids with no number are compared as text; plain numbers' texts are never read.
+    for (a, b) in [("1x", "2"), ("2", "1x"), ("a", "b"), ("10", "1x")] {
+      #expect(
+        IdentifierNumber.textPrecedes(IdentifierNumber(a), a, IdentifierNumber(b), b) == (a < b))
+    }
+    // Outside `#expect`, which evaluates the arguments it shows.
+    let tenFirst = IdentifierNumber.textPrecedes(
+      IdentifierNumber("10"),
+      {
+        Issue.record("text read")
+        return "10"
+      }(),
+      IdentifierNumber("9"),
+      {
+        Issue.record("text read")
+        return "9"
+      }())
+    #expect(tenFirst)
   }
 
   @Test func noTextHasNoNumber() {

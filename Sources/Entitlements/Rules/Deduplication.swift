@@ -209,8 +209,9 @@ enum Deduplication {
     _ aNumber: IdentifierNumber, _ aIndex: Int, _ bNumber: IdentifierNumber, _ bIndex: Int,
     _ entries: UnsafeBufferPointer<ReceiptEntry>
   ) -> Bool {
-    IdentifierNumber.textPrecedes(aNumber, bNumber)
-      ?? (entries[aIndex].transactionID < entries[bIndex].transactionID)
+    IdentifierNumber.textPrecedes(
+      aNumber, entries[aIndex].transactionID.rawValue, bNumber,
+      entries[bIndex].transactionID.rawValue)
   }
 
   /// ``orderLineKey(_:)`` of `entries[index]` as its number, read from its `fields` with no
@@ -342,11 +343,12 @@ enum Deduplication {
     let aPurchase = a.purchaseDate ?? .distantPast
     let bPurchase = b.purchaseDate ?? .distantPast
     if aPurchase != bPurchase { return aPurchase < bPurchase }
-    // Ids that are plain numbers (Apple's) in `String` order, with no `String` made.
+    // Ids in `String` order; plain numbers (Apple's) with no `String` made: equal numbers are
+    // equal ids, and only ids with no number are compared as text to tell.
     let (aNumber, bNumber) = (a.transactionNumber, b.transactionNumber)
-    if aNumber != bNumber || !aNumber.isPlain {
-      if let precedes = IdentifierNumber.textPrecedes(aNumber, bNumber) { return precedes }
-      if a.transactionID != b.transactionID { return a.transactionID < b.transactionID }
+    if aNumber != bNumber || (!aNumber.isPlain && a.transactionID != b.transactionID) {
+      return IdentifierNumber.textPrecedes(
+        aNumber, a.transactionID.rawValue, bNumber, b.transactionID.rawValue)
     }
     if a.cancellationDate != b.cancellationDate {
       return (a.cancellationDate ?? .distantFuture) < (b.cancellationDate ?? .distantFuture)
