@@ -285,6 +285,10 @@ struct EvaluatorTests {
       PurchaseHistory(entries: entries, renewalInfo: infos))
     let premium = try #require(evaluation["premium"])
     #expect(premium.gracePeriod == Interval(start: end, end: end + .days(9)))
+    // SPEC §5 rule 4: in grace before its end, not at it (half-open).
+    #expect(premium.status(at: end).state == .gracePeriod)
+    #expect(premium.status(at: end + .days(9) - .milliseconds(1)).state == .gracePeriod)
+    #expect(premium.status(at: end + .days(9)).state != .gracePeriod)
     #expect(evaluation.diagnostics.map(\.kind) == [.renewalInfoWithoutEntries])
     #expect(premium.periods.map(\.interval) == [Interval(start: start, end: end)])
   }
