@@ -46,7 +46,7 @@ struct CanonicalEntriesTests {
     #expect(
       (0..<known.count).map { known.product(at: $0, in: Self.catalog).id }
         == (2...9).reversed().map { ProductID("p\($0)") })
-    for arranged in canonical.entries {
+    for arranged in canonical.entries(of: entries) {
       let entry = entries[Int(arranged.index)]
       #expect(arranged.fields.purchaseDate == entry.purchaseDate)
       #expect(arranged.fields.expiresDate == entry.expiresDate)

@@ -308,4 +308,35 @@ struct EvaluatorTests {
     var random = SeededRandom(seed: 400)
     #expect(try evaluateOne(random.shuffled(entries)) == inOrder)
   }
+
+  /// More entries than one bucket of canonical entries holds (`PurchaseBuckets`: about 16 384
+  /// each): the pass reads them a bucket at a time, each sorted as it is reached. Lapses,
+  /// refunds and ties on one instant fall anywhere in the buckets, and two entries far from
+  /// the rest in time go to the first and the last bucket.
+  @Test func aShuffledHistoryOfSeveralBucketsEvaluatesAsInOrder() throws {
+    func entry(_ id: Int, _ purchase: Instant, _ expires: Instant, refunded: Bool = false)
+      -> ReceiptEntry
+    {
+      ReceiptEntry(
+        productID: "monthly", transactionID: TransactionID("\(id)"), originalTransactionID: "1",
+        purchaseDate: purchase, expiresDate: expires,
+        cancellationDate: refunded ? purchase + .minutes(30) : nil)
+    }
+    let start = instant("2000-01-01")
+    var entries = [entry(99_999, instant("1990-01-01"), instant("1990-02-01"))]
+    for index in 0..<40_000 {
+      // A lapse of three days after every 5 000 entries; every 1 000th entry has a twin
+      // bought at the same instant.
+      let from = start + .hours(Int64(index)) + .days(Int64(index / 5_000 * 3))
+      for twin in 0..<(index % 1_000 == 0 ? 2 : 1) {
+        entries.append(
+          entry(100_000 + 2 * index + twin, from, from + .hours(2), refunded: index % 997 == 0))
+      }
+    }
+    entries.append(entry(999_999, instant("2090-01-01"), instant("2090-02-01")))
+    let inOrder = try evaluateOne(entries)
+    #expect(inOrder.periods.count == 10)  // 1990, eight runs of 5 000 hours, 2090
+    var random = SeededRandom(seed: 40_000)
+    #expect(try evaluateOne(random.shuffled(entries)) == inOrder)
+  }
 }

@@ -18,10 +18,8 @@ struct PurchaseBucketsTests {
   static func arranged(_ entries: [ReceiptEntry]) -> [[ReceiptEntry]?] {
     [
       Deduplication.canonicalOrder(entries)?.map { entries[$0] },
-      CanonicalEntries.make(entries, catalog: Fixture.catalog, tracksSubscriptions: true)?.entries
-        .map {
-          entries[Int($0.index)]
-        },
+      CanonicalEntries.make(entries, catalog: Fixture.catalog, tracksSubscriptions: true)?
+        .entries(of: entries).map { entries[Int($0.index)] },
     ]
   }
 
@@ -81,6 +79,92 @@ struct PurchaseBucketsTests {
   }
 }
 
+/// The buckets themselves, in small shapes: many buckets of a few values, chains of blocks as
+/// short as one value, and ranges from samples that miss most of the instants (which then go
+/// to the first or the last bucket). The standard shape has one bucket below 32 768 entries.
+@Suite("Purchase buckets, shapes")
+struct PurchaseBucketsShapeTests {
+  struct Keyed: PurchaseOrdered {
+    let purchaseKey: UInt64
+    let entryIndex: Int
+  }
+
+  static let shapes: [PurchaseBuckets<Keyed>.Shape] = [
+    .init(bucketSize: 4, blockShift: 1, sampleSize: 3),
+    .init(bucketSize: 2, blockShift: 0, sampleSize: 1_000),
+    .init(bucketSize: 16, blockShift: 2, sampleSize: 1),
+    .init(bucketSize: 64, blockShift: 10, sampleSize: 8),
+  ]
+
+  /// The indices of `entries` in the order the buckets give; `nil` when they say the entries
+  /// are in order.
+  static func order(_ entries: [ReceiptEntry], _ shape: PurchaseBuckets<Keyed>.Shape) -> [Int]? {
+    let buckets = entries.withUnsafeBufferPointer { entries in
+      PurchaseBuckets(entries, shape: shape) { index, key in
+        Keyed(purchaseKey: key, entryIndex: index)
+      }
+    }
+    return buckets?.values(of: entries).map(\.entryIndex)
+  }
+
+  @Test(arguments: 0..<4, [4, 5, 6] as [UInt64])
+  func agreesWithSortingTheEntries(shape: Int, seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let spreads: [(String, () -> Int64?)] = [
+      ("even", { random.int64(in: 0...1_000_000) }),
+      (
+        "clustered",
+        { random.chance(0.05) ? random.int64(in: 0...1 << 40) : random.int64(in: 0...40) }
+      ),
+      ("tied", { random.chance(0.02) ? nil : random.int64(in: -3...3) }),
+      // Instants about 2⁶² ms apart.
+      ("far apart", { random.chance(0.5) ? Int64.min / 2 : random.int64(in: 0...Int64.max / 2) }),
+      // Instants at both ends of time: a bucket's width reaches past the largest key.
+      (
+        "ends of time",
+        {
+          random.chance(0.5)
+            ? Int64.min + random.int64(in: 0...1_000)
+            : Int64.max - 2_000 - random.int64(in: 0...1_000)
+        }
+      ),
+      // A few extremes far outside the instants of the rest, which a sample misses.
+      (
+        "outliers",
+        {
+          random.chance(0.01)
+            ? random.int64(in: -1 << 50...(1 << 50)) : random.int64(in: 0...10_000)
+        }
+      ),
+    ]
+    for (name, purchase) in spreads {
+      let count = Int(random.int64(in: 2...700))
+      var entries = (0..<count).map { index in
+        PurchaseBucketsTests.entry(
+          String(random.int64(in: 1...50_000)), purchase(), product: index % 3)
+      }
+      entries.shuffle(using: &random)
+      let expected = entries.indices.sorted {
+        Deduplication.canonicallyPrecedes(entries[$0], entries[$1])
+          || (!Deduplication.canonicallyPrecedes(entries[$1], entries[$0]) && $0 < $1)
+      }
+      let either = expected == Array(entries.indices) ? nil : expected
+      #expect(
+        Self.order(entries, Self.shapes[shape]) == either,
+        "shape \(shape), seed \(seed), \(name), \(count) entries")
+    }
+  }
+
+  /// Entries in order: `nil`, in every shape, even when the buckets would hold them.
+  @Test(arguments: 0..<4)
+  func entriesInOrderNeedNone(shape: Int) {
+    let entries = (0..<300).map {
+      PurchaseBucketsTests.entry(String(1000 + $0), Int64($0 / 2))
+    }
+    #expect(Self.order(entries, Self.shapes[shape]) == nil)
+  }
+}
+
 /// A history large enough for its block of canonical values to be advised huge pages
 /// (`HugePages`): the values are the same and in the same order as for any other size.
 @Suite("Purchase buckets, huge block")
@@ -105,10 +189,11 @@ struct PurchaseBucketsHugeBlockTests {
     let canonical = try #require(
       CanonicalEntries.make(
         entries, catalog: CanonicalEntriesTests.catalog, tracksSubscriptions: true))
-    let order = canonical.entries.map { instants[Int($0.index)] }
+    let arranged = canonical.entries(of: entries)
+    let order = arranged.map { instants[Int($0.index)] }
     #expect(order == (0..<Int64(count)).map { $0 * 7 })
     #expect(
-      canonical.entries.allSatisfy {
+      arranged.allSatisfy {
         $0.fields.expiresDate?.millisecondsSince1970 == instants[Int($0.index)] + 7
       })
   }

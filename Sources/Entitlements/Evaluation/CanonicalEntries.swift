@@ -11,11 +11,11 @@
 ///
 /// ```swift
 /// let canonical = CanonicalEntries.make(entries, catalog: catalog)  // nil when in order
-/// canonical?.entries.first?.index  // the index of the earliest purchase in `entries`
+/// canonical?.entries(of: entries).first?.index  // the earliest purchase's index
 /// ```
 struct CanonicalEntries {
   /// One entry as the evaluator's pass reads it.
-  struct Entry {
+  struct Entry: PurchaseOrdered {
     /// The entry's fields.
     let fields: ReceiptEntry.Fields
     /// The slot of the entry's product in ``CanonicalEntries/products``, or ``unlisted``.
@@ -29,10 +29,13 @@ struct CanonicalEntries {
 
     /// The ``product`` of an entry whose product is not in ``CanonicalEntries/products``.
     static let unlisted = UInt8.max
+
+    var purchaseKey: UInt64 { Deduplication.purchaseKey(fields.purchaseDate) }
+    var entryIndex: Int { Int(index) }
   }
 
-  /// The entries, in canonical order.
-  let entries: [Entry]
+  /// The entries, in buckets read in canonical order.
+  let buckets: PurchaseBuckets<Entry>
   /// The catalog products the entries name, in the slots ``Entry/product`` gives.
   let products: KnownProducts
   /// The subscriptions the entries name, in the slots ``Entry/subscription`` gives, when they
@@ -51,7 +54,7 @@ struct CanonicalEntries {
     entries.withUnsafeBufferPointer { entries in
       var products = KnownProducts()
       var subscriptions = KnownSubscriptions()
-      let arranged = PurchaseBuckets.arrange(
+      let buckets = PurchaseBuckets<Entry>(
         entries,
         value: { index, _ in
           let slot = products.slot(of: entries[index].productID, in: catalog)
@@ -59,11 +62,13 @@ struct CanonicalEntries {
             fields: entries[index].fields, product: slot.map(UInt8.init) ?? Entry.unlisted,
             subscription: tracksSubscriptions ? subscriptions.slot(of: index, in: entries) : 0,
             index: UInt32(index))
-        },
-        key: { Deduplication.purchaseKey($0.fields.purchaseDate) }, index: { Int($0.index) })
-      return arranged.map {
-        CanonicalEntries(entries: $0, products: products, subscriptions: subscriptions)
+        })
+      return buckets.map {
+        CanonicalEntries(buckets: $0, products: products, subscriptions: subscriptions)
       }
     }
   }
+
+  /// The entries in canonical order; `entries` are those they were made of.
+  func entries(of entries: [ReceiptEntry]) -> [Entry] { buckets.values(of: entries) }
 }

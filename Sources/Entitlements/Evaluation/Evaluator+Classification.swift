@@ -38,7 +38,10 @@ extension Evaluator {
   ) -> Bool {
     // Fields are read in place: reading through `[ReceiptEntry]` may copy a whole entry.
     entries.withUnsafeBufferPointer { entries in
-      (canonical?.entries ?? []).withUnsafeBufferPointer { canonicalEntries in
+      // Canonical entries are handed out a bucket at a time, sorted in a list that stays in
+      // cache (``PurchaseBuckets``).
+      var reader = canonical.map { PurchaseBuckets.Reader($0.buckets, entries: entries) }
+      do {
         var proof = proof
         // The catalog products met so far.
         var known = canonical?.products ?? KnownProducts()
@@ -60,8 +63,8 @@ extension Evaluator {
           let fields: ReceiptEntry.Fields
           let slot: Int?
           let subscription: UInt8
-          if isCanonical {
-            let entry = canonicalEntries[position]
+          // A reader only when the entries are read through `canonical`.
+          if let entry = reader?.next() {
             (index, fields) = (Int(entry.index), entry.fields)
             slot = entry.product == CanonicalEntries.Entry.unlisted ? nil : Int(entry.product)
             subscription = entry.subscription

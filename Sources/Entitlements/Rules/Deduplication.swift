@@ -296,11 +296,18 @@ enum Deduplication {
   /// The indices of `entries` in canonical order; `nil` when they are already in it (the
   /// usual case).
   static func canonicalOrder(_ entries: [ReceiptEntry]) -> [Int]? {
-    let arranged = entries.withUnsafeBufferPointer { entries in
-      PurchaseBuckets.arrange(
-        entries, value: { index, key in (key: key, index: index) }, key: \.key, index: \.index)
+    let buckets = entries.withUnsafeBufferPointer { entries in
+      PurchaseBuckets(entries) { index, key in
+        KeyedIndex(purchaseKey: key, entryIndex: index)
+      }
     }
-    return arranged?.map(\.index)
+    return buckets?.values(of: entries).map(\.entryIndex)
+  }
+
+  /// An entry's index and purchase key, put in canonical order by ``canonicalOrder(_:)``.
+  private struct KeyedIndex: PurchaseOrdered {
+    let purchaseKey: UInt64
+    let entryIndex: Int
   }
 
   /// The key that orders purchase instants as unsigned integers (none first).
