@@ -4,10 +4,10 @@
 /// Read through a list of indices, an out-of-order history is scattered over memory: each
 /// entry is two or three cache lines, each a miss waiting on the one before (at 10⁵ shuffled
 /// entries, more than half of an evaluation). Instead what the pass reads of each entry (48
-/// bytes instead of 128) is made as the entries are read in their own order, and put in
-/// canonical order by ``PurchaseBuckets``; the pass then reads it in order (issue:
-/// performance; DESIGN.md "Performance"). Entries already in canonical order need none of
-/// this.
+/// bytes instead of 128) is made as the entries are read in their own order, into the
+/// buckets of instants of ``PurchaseBuckets``; the pass reads it in canonical order through a
+/// ``PurchaseBuckets/Reader``, which sorts each bucket as it is reached (issue: performance;
+/// DESIGN.md "Performance"). Entries already in canonical order need none of this.
 ///
 /// ```swift
 /// let canonical = CanonicalEntries.make(entries, catalog: catalog)  // nil when in order

@@ -2,8 +2,8 @@
 /// "Performance"): each entry gets a type and an entitlement (SPEC §2), its coverage record is
 /// evaluated (SPEC §4) and merged into periods (SPEC §5) as it is read, and the order of the
 /// entries is proved on the way. An out-of-order history is read through its
-/// ``CanonicalEntries``, and its groups keep room for one period per eight entries; more are
-/// merged after the pass (``EntitlementGroup``).
+/// ``CanonicalEntries``, a bucket of instants at a time, and its groups keep room for one
+/// period per eight entries; more are merged after the pass (``EntitlementGroup``).
 extension Evaluator {
   /// What classifying a history gives: purchase events, what could not be grouped, and one
   /// group per entitlement.

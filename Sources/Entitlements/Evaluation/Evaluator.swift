@@ -41,9 +41,9 @@ public struct Evaluator: Sendable {
     // (Evaluator+Classification.swift), which makes them as it passes over the entries: the
     // usual history, in canonical order with increasing ids, is read once and neither sorted
     // nor deduplicated. Out-of-order entries are read in their own order into what the
-    // classification reads of them, put in canonical order (``CanonicalEntries``; records keep
-    // indices into `entries`, so the input is never copied). Only when no proof holds are the
-    // entries deduplicated and classified again.
+    // classification reads of them, in buckets of instants it reads in canonical order
+    // (``CanonicalEntries``; records keep indices into `entries`, so the input is never
+    // copied). Only when no proof holds are the entries deduplicated and classified again.
     //
     // With renewal info, the pass also notes each group's latest end per subscription
     // (``KnownSubscriptions``): the lapse rules and the check that each renewal info matches
@@ -71,8 +71,8 @@ public struct Evaluator: Sendable {
       precondition(classifiedAll, "classifying without a proof never stops")
     }
     // Freed now, before the periods are made: its memory is then theirs, and the heap does not
-    // grow past what the allocator keeps between evaluations (at 10⁵ shuffled entries, 4.8 MB
-    // that would otherwise be fresh pages each time).
+    // grow past what the allocator keeps between evaluations (at 10⁵ shuffled entries, about
+    // 5 MB that would otherwise be fresh pages each time).
     deduplicated.order = nil
     if !classified.diagnostics.isEmpty { diagnostics += classified.diagnostics }
     let renewalInfo = RenewalInfoTable(history.renewalInfo, diagnostics: &diagnostics)

@@ -7,11 +7,12 @@
 ///
 /// A block of at least 32 MiB (``threshold``) is one glibc maps on its own for each
 /// allocation and unmaps when it is freed: its pages are fresh each time. With 4 KiB pages,
-/// the canonical values of 10⁶ shuffled entries (96 MB) took 23 400 page faults per
+/// the canonical values of 10⁶ shuffled entries (then 96 MB) took 23 400 page faults per
 /// evaluation, and scattering values into them missed the translation cache on nearly every
 /// write; with huge pages, 48 faults. The evaluation of 10⁶ shuffled entries went from about
 /// 100 ms to about 60 ms, and 10⁵ entries (a smaller block, left alone) did not change
-/// (issue: performance; DESIGN.md "Performance").
+/// (issue: performance; DESIGN.md "Performance"). The block is now ``PurchaseBuckets``'
+/// (about 51 MB at 10⁶ entries).
 ///
 /// The advice is `madvise(MADV_HUGEPAGE)` on the block's 2 MiB-aligned interior: it holds for
 /// that memory only, and ends when glibc unmaps the block. A process that raised glibc's
