@@ -23,18 +23,24 @@ struct HugePagesTests {
     #expect(HugePages.interior(of: block) == expected, "\(name)")
   }
 
-  /// Advised or not, a block holds what is written to it: one byte in each 4 KiB page and
-  /// then some.
+  /// Mapped or not, a block holds what is written to it: one byte in each 4 KiB page and
+  /// then some. A mapped block (Linux, from the threshold on) starts on a huge page and spans
+  /// whole huge pages.
   @Test(arguments: [HugePages.threshold - 1, HugePages.threshold + 3 * HugePages.size + 5])
-  func anAdvisedBlockKeepsItsValues(bytes: Int) {
-    let block = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16)
+  func aBlockKeepsItsValues(bytes: Int) {
+    let block = HugePages.allocate(byteCount: bytes, alignment: 16)
     defer { block.deallocate() }
-    HugePages.advise(block)
+    #if canImport(Glibc)
+      let isMapped = bytes >= HugePages.threshold
+      #expect(block.mappedLength == (isMapped ? HugePages.threshold + 4 * HugePages.size : 0))
+      if isMapped { #expect(Int(bitPattern: block.base) % HugePages.size == 0) }
+    #endif
     let offsets = Array(stride(from: 0, to: bytes, by: 4096 + 7))
     for (number, offset) in offsets.enumerated() {
-      block[offset] = UInt8(truncatingIfNeeded: number)
+      block.base.storeBytes(
+        of: UInt8(truncatingIfNeeded: number), toByteOffset: offset, as: UInt8.self)
     }
-    let read = offsets.map { block[$0] }
+    let read = offsets.map { block.base.load(fromByteOffset: $0, as: UInt8.self) }
     #expect(read == offsets.indices.map { UInt8(truncatingIfNeeded: $0) })
   }
 }

@@ -217,6 +217,8 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     let capacity: Int
     /// A block holds `1 << blockShift` values.
     let blockShift: Int
+    /// The memory of the values (advised huge pages from ``HugePages/threshold``).
+    private let block: HugePages.Block
     let values: UnsafeMutablePointer<Value>
     /// Per block: the block that follows it in its bucket, once it is full.
     let next: UnsafeMutablePointer<UInt32>
@@ -252,16 +254,16 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
       // faults per evaluation (4.8 MB of fresh pages, 4 ms more). Only written pages cost.
       let bytes = capacity * MemoryLayout<Value>.stride
       let reserved = 2 * bytes < HugePages.threshold ? 2 * capacity : capacity
-      values = .allocate(capacity: reserved)
-      HugePages.advise(
-        UnsafeMutableRawBufferPointer(start: values, count: reserved * MemoryLayout<Value>.stride))
+      block = HugePages.allocate(
+        byteCount: reserved * MemoryLayout<Value>.stride, alignment: MemoryLayout<Value>.alignment)
+      values = block.base.bindMemory(to: Value.self, capacity: reserved)
       next = .allocate(capacity: capacity >> blockShift + 1)
       fills = .allocate(capacity: bucketCount)
       for bucket in 0..<bucketCount { fills[bucket] = UInt32(bucket << blockShift) }
     }
 
     deinit {
-      values.deallocate()
+      block.deallocate()
       next.deallocate()
       fills.deallocate()
     }
