@@ -129,9 +129,10 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     /// The entries the values were made of: ties on the instant read them.
     private let entries: UnsafeBufferPointer<ReceiptEntry>
     /// The current bucket's values in canonical order, and where each fine bucket starts:
-    /// room for the largest bucket.
+    /// room for the largest bucket. The list is the storage's spare room when it has some.
     private let sorted: UnsafeMutablePointer<Value>
     private let starts: UnsafeMutablePointer<UInt32>
+    private let isSpare: Bool
     /// The next value handed out, and the end of the current bucket's.
     private var position = 0
     private var end = 0
@@ -141,12 +142,16 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     /// A reader of `buckets` made of `entries`, at the first value.
     init(_ buckets: PurchaseBuckets, entries: UnsafeBufferPointer<ReceiptEntry>) {
       (storage, self.entries) = (buckets.storage, entries)
-      sorted = .allocate(capacity: storage.largest)
+      if let spare = storage.lendSpare() {
+        (sorted, isSpare) = (spare, true)
+      } else {
+        (sorted, isSpare) = (.allocate(capacity: storage.largest), false)
+      }
       starts = .allocate(capacity: storage.largest + 1)
     }
 
     deinit {
-      sorted.deallocate()
+      if isSpare { storage.returnSpare() } else { sorted.deallocate() }
       starts.deallocate()
     }
 
@@ -231,6 +236,10 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     private var highest = UInt64.max
     /// The size of the largest bucket.
     private(set) var largest = 0
+    /// The reserved room past the values (as many again), which a reader sorts buckets into
+    /// (one reader at a time), and whether one is.
+    private let spare: UnsafeMutablePointer<Value>?
+    private var isSpareLent = false
 
     /// Storage for `count` values, in buckets over the sample's range `lowest...highest`.
     init(count: Int, lowest: UInt64, highest: UInt64, shape: Shape) {
@@ -251,12 +260,14 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
       // gives the top of the heap back to the system once it exceeds twice the largest block
       // freed, and an evaluation's heap (these values, the records, the reader's list, the
       // periods) reached past twice the values alone: at 10⁵ shuffled entries, 1 200 page
-      // faults per evaluation (4.8 MB of fresh pages, 4 ms more). Only written pages cost.
+      // faults per evaluation (4.8 MB of fresh pages, 4 ms more). The room is the reader's
+      // list, which would be an allocation of its own, and only its written pages cost.
       let bytes = capacity * MemoryLayout<Value>.stride
       let reserved = 2 * bytes < HugePages.threshold ? 2 * capacity : capacity
       block = HugePages.allocate(
         byteCount: reserved * MemoryLayout<Value>.stride, alignment: MemoryLayout<Value>.alignment)
       values = block.base.bindMemory(to: Value.self, capacity: reserved)
+      spare = reserved > capacity ? values + capacity : nil
       next = .allocate(capacity: capacity >> blockShift + 1)
       fills = .allocate(capacity: bucketCount)
       for bucket in 0..<bucketCount { fills[bucket] = UInt32(bucket << blockShift) }
@@ -267,6 +278,16 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
       next.deallocate()
       fills.deallocate()
     }
+
+    /// The spare room, for a reader's list, if there is some and no other reader has it.
+    func lendSpare() -> UnsafeMutablePointer<Value>? {
+      guard let spare, !isSpareLent else { return nil }
+      isSpareLent = true
+      return spare
+    }
+
+    /// Takes back the spare room from the reader that had it.
+    func returnSpare() { isSpareLent = false }
 
     /// Notes the exact extremes of the keys once every value is in, and the largest bucket.
     func finish(lowest: UInt64, highest: UInt64) {
