@@ -366,6 +366,8 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
   }
 
   /// Sorts `buffer[range]`: by insertion when short, else by the standard library's sort.
+  /// A value already after the one before it (half of them, shuffled) is not moved, and
+  /// values are moved as bytes (``move(_:to:)``).
   private static func sort(
     _ buffer: UnsafeMutableBufferPointer<Value>, _ range: Range<Int>,
     by precedes: (Value, Value) -> Bool
@@ -375,14 +377,18 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
       bucket.sort(by: precedes)
       return
     }
-    for next in range.dropFirst() {
-      let value = buffer[next]
-      var place = next
-      while place > range.lowerBound, precedes(value, buffer[place - 1]) {
-        buffer[place] = buffer[place - 1]
-        place -= 1
+    guard let base = buffer.baseAddress else { return }
+    withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { held in
+      guard let held = held.baseAddress else { return }
+      for next in range.dropFirst() where precedes(base[next], base[next - 1]) {
+        move(base + next, to: held)
+        var place = next
+        repeat {
+          move(base + place - 1, to: base + place)
+          place -= 1
+        } while place > range.lowerBound && precedes(held.pointee, base[place - 1])
+        move(held, to: base + place)
       }
-      buffer[place] = value
     }
   }
 }
