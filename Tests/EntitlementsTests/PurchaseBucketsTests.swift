@@ -52,29 +52,60 @@ struct PurchaseBucketsTests {
     #expect(Self.arranged(entries) == [expected, expected], "\(name)")
   }
 
-  /// Seeded histories whose instants are spread evenly, clustered (buckets of many entries,
-  /// sorted by comparison), tied, or far apart (one bucket per entry at most, many empty).
+  /// How a seeded history's purchase instants are spread.
+  enum Spread: String, CaseIterable {
+    /// About one entry per bucket.
+    case even
+    /// Buckets of many entries, sorted by comparison.
+    case clustered
+    /// A few instants, and entries with none.
+    case tied
+    /// Instants about 2⁶² ms apart: one bucket per entry at most, many empty.
+    case farApart
+    /// Instants at both ends of time: a bucket's width reaches past the largest key.
+    case endsOfTime
+    /// A few extremes far outside the instants of the rest, which a sample misses.
+    case outliers
+
+    /// An entry's purchase instant (ms; `nil` for none).
+    func instant(_ random: inout SeededRandom) -> Int64? {
+      switch self {
+      case .even: random.int64(in: 0...1_000_000)
+      case .clustered:
+        random.chance(0.05) ? random.int64(in: 0...1 << 40) : random.int64(in: 0...40)
+      case .tied: random.chance(0.02) ? nil : random.int64(in: -3...3)
+      case .farApart: random.chance(0.5) ? Int64.min / 2 : random.int64(in: 0...Int64.max / 2)
+      case .endsOfTime:
+        random.chance(0.5)
+          ? Int64.min + random.int64(in: 0...1_000)
+          : Int64.max - 2_000 - random.int64(in: 0...1_000)
+      case .outliers:
+        random.chance(0.01)
+          ? random.int64(in: -1 << 50...(1 << 50)) : random.int64(in: 0...10_000)
+      }
+    }
+
+    /// Up to `limit` shuffled entries of three products, with instants spread so.
+    func entries(_ random: inout SeededRandom, limit: Int) -> [ReceiptEntry] {
+      let count = Int(random.int64(in: 2...Int64(limit)))
+      var entries = (0..<count).map { index in
+        PurchaseBucketsTests.entry(
+          String(random.int64(in: 1...50_000)), instant(&random), product: index % 3)
+      }
+      entries.shuffle(using: &random)
+      return entries
+    }
+  }
+
+  /// Seeded histories of every spread, through both users.
   @Test(arguments: [1, 2, 3] as [UInt64])
   func agreesWithSortingTheEntries(seed: UInt64) {
     var random = SeededRandom(seed: seed)
-    let spreads: [(String, () -> Int64?)] = [
-      ("even", { random.int64(in: 0...1_000_000) }),
-      (
-        "clustered",
-        { random.chance(0.05) ? random.int64(in: 0...1 << 40) : random.int64(in: 0...40) }
-      ),
-      ("tied", { random.chance(0.02) ? nil : random.int64(in: -3...3) }),
-      ("far apart", { random.chance(0.5) ? Int64.min / 2 : random.int64(in: 0...Int64.max / 2) }),
-    ]
-    for (name, purchase) in spreads {
-      let count = Int(random.int64(in: 2...600))
-      var entries = (0..<count).map { index in
-        Self.entry(String(random.int64(in: 1...50_000)), purchase(), product: index % 3)
-      }
-      entries.shuffle(using: &random)
+    for spread in Spread.allCases {
+      let entries = spread.entries(&random, limit: 600)
       let expected = entries.sorted(by: Deduplication.canonicallyPrecedes)
       let either: [ReceiptEntry]? = expected == entries ? nil : expected
-      #expect(Self.arranged(entries) == [either, either], "seed \(seed), \(name)")
+      #expect(Self.arranged(entries) == [either, either], "seed \(seed), \(spread)")
     }
   }
 }
@@ -110,40 +141,8 @@ struct PurchaseBucketsShapeTests {
   @Test(arguments: 0..<4, [4, 5, 6] as [UInt64])
   func agreesWithSortingTheEntries(shape: Int, seed: UInt64) {
     var random = SeededRandom(seed: seed)
-    let spreads: [(String, () -> Int64?)] = [
-      ("even", { random.int64(in: 0...1_000_000) }),
-      (
-        "clustered",
-        { random.chance(0.05) ? random.int64(in: 0...1 << 40) : random.int64(in: 0...40) }
-      ),
-      ("tied", { random.chance(0.02) ? nil : random.int64(in: -3...3) }),
-      // Instants about 2⁶² ms apart.
-      ("far apart", { random.chance(0.5) ? Int64.min / 2 : random.int64(in: 0...Int64.max / 2) }),
-      // Instants at both ends of time: a bucket's width reaches past the largest key.
-      (
-        "ends of time",
-        {
-          random.chance(0.5)
-            ? Int64.min + random.int64(in: 0...1_000)
-            : Int64.max - 2_000 - random.int64(in: 0...1_000)
-        }
-      ),
-      // A few extremes far outside the instants of the rest, which a sample misses.
-      (
-        "outliers",
-        {
-          random.chance(0.01)
-            ? random.int64(in: -1 << 50...(1 << 50)) : random.int64(in: 0...10_000)
-        }
-      ),
-    ]
-    for (name, purchase) in spreads {
-      let count = Int(random.int64(in: 2...700))
-      var entries = (0..<count).map { index in
-        PurchaseBucketsTests.entry(
-          String(random.int64(in: 1...50_000)), purchase(), product: index % 3)
-      }
-      entries.shuffle(using: &random)
+    for spread in PurchaseBucketsTests.Spread.allCases {
+      let entries = spread.entries(&random, limit: 700)
       let expected = entries.indices.sorted {
         Deduplication.canonicallyPrecedes(entries[$0], entries[$1])
           || (!Deduplication.canonicallyPrecedes(entries[$1], entries[$0]) && $0 < $1)
@@ -151,7 +150,7 @@ struct PurchaseBucketsShapeTests {
       let either = expected == Array(entries.indices) ? nil : expected
       #expect(
         Self.order(entries, Self.shapes[shape]) == either,
-        "shape \(shape), seed \(seed), \(name), \(count) entries")
+        "shape \(shape), seed \(seed), \(spread), \(entries.count) entries")
     }
   }
 
