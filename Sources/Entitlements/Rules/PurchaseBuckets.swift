@@ -1,12 +1,3 @@
-/// A value made from an entry, that ``PurchaseBuckets`` puts in canonical order: its entry's
-/// purchase key (``Deduplication/purchaseKey(_:)``) and index.
-protocol PurchaseOrdered: BitwiseCopyable {
-  /// The entry's ``Deduplication/purchaseKey(_:)``.
-  var purchaseKey: UInt64 { get }
-  /// The entry's index in its history.
-  var entryIndex: Int { get }
-}
-
 /// A value made from each entry, kept in buckets of purchase instants and read in the entries'
 /// canonical order (SPEC §3: by purchase date, then ``Deduplication/canonicallyPrecedes(_:_:)``):
 /// the one sort of out-of-order entries, for ``Deduplication`` (indices) and for the evaluator
@@ -46,10 +37,11 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
   /// ``Deduplication/purchaseKey(_:)``), in buckets; `nil` when the entries are in canonical
   /// order already (the values made are then dropped).
   ///
-  /// A block large enough for glibc to map it on its own is advised to use huge pages
-  /// (``HugePages``).
+  /// The values' block is mapped by the library and advised huge pages from
+  /// ``HugePages/threshold`` on (``HugePages/allocate(byteCount:alignment:)``).
   ///
-  /// - Complexity: O(n).
+  /// - Complexity: O(n); reading the values back is O(n) for instants spread about evenly
+  ///   and O(n log n) at worst (a fine bucket of many values is sorted by comparison).
   @inline(__always)
   init?(
     _ entries: UnsafeBufferPointer<ReceiptEntry>, shape: Shape = .standard,
@@ -116,8 +108,12 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     }
   }
 
-  /// Hands out the values in canonical order, one bucket at a time, sorted in a list of its
-  /// own that stays in cache.
+  /// Hands out the values in canonical order, one bucket at a time, sorted in a list that
+  /// stays in cache.
+  ///
+  /// The first reader of some buckets sorts into the room the buckets reserved past their
+  /// values; a reader made while another reads gets a list of its own. Buckets live inside one
+  /// evaluation and are not shared between threads (they are not `Sendable`).
   ///
   /// ```swift
   /// var reader = PurchaseBuckets.Reader(buckets, entries: entries)
