@@ -41,78 +41,76 @@ extension Evaluator {
       // Canonical entries are handed out a bucket at a time, sorted in a list that stays in
       // cache (``PurchaseBuckets``).
       var reader = canonical.map { PurchaseBuckets.Reader($0.buckets, entries: entries) }
-      do {
-        var proof = proof
-        // The catalog products met so far.
-        var known = canonical?.products ?? KnownProducts()
-        let isCanonical = canonical != nil
-        // The subscriptions met, and the current group's latest end per subscription: kept
-        // here while the pass runs, and in the result only when the group changes and at the
-        // end (written through `result` at each entry, they cost the pass without renewal
-        // info 4% more instructions).
-        var subscriptions =
-          tracksSubscriptions
-          ? canonical?.subscriptions ?? KnownSubscriptions() : KnownSubscriptions()
-        var ends = KnownSubscriptions.Slots<Instant>(repeating: .distantPast)
-        // The slots of the listed products whose entries go to the current group, a bit
-        // each: the usual next entry is of one of them, and its entitlement, a `String`, is
-        // neither copied nor compared.
-        var groupSlots: UInt32 = 0
-        for position in entries.indices {
-          let index: Int
-          let fields: ReceiptEntry.Fields
-          let slot: Int?
-          let subscription: UInt8
-          // A reader only when the entries are read through `canonical`.
-          if let entry = reader?.next() {
-            (index, fields) = (Int(entry.index), entry.fields)
-            slot = entry.product == CanonicalEntries.Entry.unlisted ? nil : Int(entry.product)
-            subscription = entry.subscription
-          } else {
-            (index, fields) = (position, entries[position].fields)
-            slot = known.slot(of: entries[position].productID, in: catalog)
-            subscription = tracksSubscriptions ? subscriptions.slot(of: position, in: entries) : 0
-          }
-          if proof?.admits(fields, of: index, in: entries) == false {
-            // Emptied at once: the next attempt's memory (canonical entries, records) can
-            // then reuse this one's.
-            result = Classification(minimumLapse: policy.minimumLapse)
-            return false
-          }
-          let type: ProductType
-          if let slot, groupSlots & 1 << slot != 0 {
-            type = known.type(at: slot)
-          } else {
-            if tracksSubscriptions { result.current.subscriptionEnds = ends }
-            guard
-              let (typed, isNewGroup) = enterGroup(
-                of: index, slot: slot, in: entries, known: known,
-                remaining: entries.count - position, isCanonical: isCanonical,
-                into: &result)
-            else { continue }  // a purchase event: the current group stays
-            if tracksSubscriptions { ends = result.current.subscriptionEnds }
-            type = typed
-            if isNewGroup { groupSlots = 0 }
-            if let slot { groupSlots |= 1 << slot }
-          }
-          // Later entries are not known yet: an upgrade that needs them leaves the group's
-          // cursor incomplete, and the group is evaluated again once they are.
-          let record = CoverageRules.record(
-            of: index, fields, as: type, at: result.current.records.count, in: entries,
-            catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil)
-          if tracksSubscriptions, subscription != KnownSubscriptions.unlisted,
-            let end = record.interval?.end
-          {
-            ends[Int(subscription)] = max(ends[Int(subscription)], end)
-          }
-          result.current.append(record)
+      var proof = proof
+      // The catalog products met so far.
+      var known = canonical?.products ?? KnownProducts()
+      let isCanonical = canonical != nil
+      // The subscriptions met, and the current group's latest end per subscription: kept
+      // here while the pass runs, and in the result only when the group changes and at the
+      // end (written through `result` at each entry, they cost the pass without renewal
+      // info 4% more instructions).
+      var subscriptions =
+        tracksSubscriptions
+        ? canonical?.subscriptions ?? KnownSubscriptions() : KnownSubscriptions()
+      var ends = KnownSubscriptions.Slots<Instant>(repeating: .distantPast)
+      // The slots of the listed products whose entries go to the current group, a bit
+      // each: the usual next entry is of one of them, and its entitlement, a `String`, is
+      // neither copied nor compared.
+      var groupSlots: UInt32 = 0
+      for position in entries.indices {
+        let index: Int
+        let fields: ReceiptEntry.Fields
+        let slot: Int?
+        let subscription: UInt8
+        // A reader only when the entries are read through `canonical`.
+        if let entry = reader?.next() {
+          (index, fields) = (Int(entry.index), entry.fields)
+          slot = entry.product == CanonicalEntries.Entry.unlisted ? nil : Int(entry.product)
+          subscription = entry.subscription
+        } else {
+          (index, fields) = (position, entries[position].fields)
+          slot = known.slot(of: entries[position].productID, in: catalog)
+          subscription = tracksSubscriptions ? subscriptions.slot(of: position, in: entries) : 0
         }
-        if tracksSubscriptions {
-          result.current.subscriptionEnds = ends
-          result.subscriptions = subscriptions
+        if proof?.admits(fields, of: index, in: entries) == false {
+          // Emptied at once: the next attempt's memory (canonical entries, records) can
+          // then reuse this one's.
+          result = Classification(minimumLapse: policy.minimumLapse)
+          return false
         }
-        return true
+        let type: ProductType
+        if let slot, groupSlots & 1 << slot != 0 {
+          type = known.type(at: slot)
+        } else {
+          if tracksSubscriptions { result.current.subscriptionEnds = ends }
+          guard
+            let (typed, isNewGroup) = enterGroup(
+              of: index, slot: slot, in: entries, known: known,
+              remaining: entries.count - position, isCanonical: isCanonical,
+              into: &result)
+          else { continue }  // a purchase event: the current group stays
+          if tracksSubscriptions { ends = result.current.subscriptionEnds }
+          type = typed
+          if isNewGroup { groupSlots = 0 }
+          if let slot { groupSlots |= 1 << slot }
+        }
+        // Later entries are not known yet: an upgrade that needs them leaves the group's
+        // cursor incomplete, and the group is evaluated again once they are.
+        let record = CoverageRules.record(
+          of: index, fields, as: type, at: result.current.records.count, in: entries,
+          catalog: catalog, policy: policy, cursor: &result.current.cursor, starts: nil)
+        if tracksSubscriptions, subscription != KnownSubscriptions.unlisted,
+          let end = record.interval?.end
+        {
+          ends[Int(subscription)] = max(ends[Int(subscription)], end)
+        }
+        result.current.append(record)
       }
+      if tracksSubscriptions {
+        result.current.subscriptionEnds = ends
+        result.subscriptions = subscriptions
+      }
+      return true
     }
   }
 
