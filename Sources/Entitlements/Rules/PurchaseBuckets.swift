@@ -52,14 +52,15 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     guard count > 1 else { return nil }
     // The range of the buckets, from a sample of the instants: exact for the usual history,
     // and only slower (a larger first or last bucket) for one whose extremes it misses.
-    var lowest = UInt64.max
-    var highest = UInt64.min
+    var sampleLowest = UInt64.max
+    var sampleHighest = UInt64.min
     for index in stride(from: 0, to: count, by: max(1, count / shape.sampleSize)) {
       let key = Deduplication.purchaseKey(entries[index].purchaseDate)
-      lowest = min(lowest, key)
-      highest = max(highest, key)
+      sampleLowest = min(sampleLowest, key)
+      sampleHighest = max(sampleHighest, key)
     }
-    let storage = Storage(count: count, lowest: lowest, highest: highest, shape: shape)
+    let storage = Storage(
+      count: count, lowest: sampleLowest, highest: sampleHighest, shape: shape)
     let (values, next, fills) = (storage.values, storage.next, storage.fills)
     let blockShift = storage.blockShift
     let blockEnd = 1 << blockShift - 1
@@ -67,7 +68,8 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     var isInOrder = true
     var previous = UInt64.min
     // The exact extremes, for the first and the last bucket.
-    (lowest, highest) = (UInt64.max, UInt64.min)
+    var lowest = UInt64.max
+    var highest = UInt64.min
     for index in entries.indices {
       let key = Deduplication.purchaseKey(entries[index].purchaseDate)
       lowest = min(lowest, key)
@@ -164,13 +166,14 @@ struct PurchaseBuckets<Value: PurchaseOrdered> {
     @inline(never)
     private mutating func sortNextBucket() {
       var bucket = self.bucket
+      var size = 0
       while true {
         precondition(bucket < storage.bucketCount, "no value left to read")
-        if storage.size(of: bucket) > 0 { break }
+        size = storage.size(of: bucket)
+        if size > 0 { break }
         bucket += 1
       }
       self.bucket = bucket + 1
-      let size = storage.size(of: bucket)
       let (low, high) = storage.range(of: bucket)
       var shift: UInt64 = 0
       while (high - low) >> shift >= UInt64(size) { shift += 1 }
