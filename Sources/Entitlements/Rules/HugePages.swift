@@ -29,7 +29,8 @@
 /// HugePages.interior(of: 0x20_0010..<0x420_0010)  // 0x40_0000..<0x420_0000
 /// ```
 enum HugePages {
-  /// The smallest block advised: glibc's largest threshold for mapping a block on its own.
+  /// The smallest block mapped by the library and advised huge pages: glibc's largest
+  /// threshold for mapping a block on its own.
   static let threshold = 32 << 20
 
   /// The size of a huge page on x86-64 and arm64 Linux.
