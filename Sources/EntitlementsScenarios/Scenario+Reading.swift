@@ -60,7 +60,7 @@ extension Scenario {
     }
 
     var record = SubscriberRecord()
-    var receiptEnvironment: Environment?
+    var receiptEnvironment: StoreEnvironment?
     if let receipt = top.value("receipt") {
       do {
         let response = try VerifyReceiptResponse(value: receipt, path: "receipt")
@@ -99,7 +99,7 @@ extension Scenario {
     record.fold(authored)
     self.record = record
     environment =
-      try top.oneOf("environment", Environment.self) ?? receiptEnvironment ?? .production
+      try top.environment("environment") ?? receiptEnvironment ?? .production
   }
 
   /// What the scenario's author wrote: newer than any pasted document, so it wins.
@@ -107,7 +107,7 @@ extension Scenario {
     var entries: [ReceiptEntry] = []
     var renewalInfo: [RenewalInfo] = []
     var billingRecoveries: [BillingRecovery] { [] }
-    var environment: Environment? { nil }
+    var environment: StoreEnvironment? { nil }
     var timestamp: Instant? { .distantFuture }
     var diagnostics: [Diagnostic] { [] }
   }

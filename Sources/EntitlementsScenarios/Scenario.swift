@@ -26,7 +26,7 @@ public struct Scenario: Hashable, Sendable {
   /// `notes`.
   public var notes: String?
   /// `environment`; production by default, or the pasted receipt's.
-  public var environment: Environment
+  public var environment: StoreEnvironment
   /// `policy`.
   public var policy: Policy
   /// `products`.

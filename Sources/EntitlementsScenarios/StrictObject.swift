@@ -116,6 +116,17 @@ struct StrictObject {
     return value
   }
 
+  /// An environment: the scenario format's `production` and `sandbox`, or any of Apple's
+  /// spellings (``StoreEnvironment/init(appleName:)``).
+  func environment(_ key: String) throws(ScenarioError) -> StoreEnvironment? {
+    guard let text = try string(key) else { return nil }
+    guard let value = StoreEnvironment(appleName: text) else {
+      let allowed = StoreEnvironment.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw fail(key, "\"\(text)\" is not an environment (\"production\", \"sandbox\", \(allowed))")
+    }
+    return value
+  }
+
   /// The allowed key closest to a typo, when it is close (edit distance ≤ 2).
   static func nearest(_ key: String, in allowed: Set<String>) -> String? {
     allowed.map { ($0, distance(key, $0)) }.filter { $0.1 <= 2 }

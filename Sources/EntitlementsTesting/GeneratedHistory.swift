@@ -19,7 +19,7 @@ public struct GeneratedHistory: Hashable, Sendable, CustomStringConvertible {
   /// Content releases.
   public var releases: [Release]
   /// Production or sandbox.
-  public var environment: Environment
+  public var environment: StoreEnvironment
 
   /// Creates a history.
   ///
@@ -32,7 +32,7 @@ public struct GeneratedHistory: Hashable, Sendable, CustomStringConvertible {
   ///   - environment: The environment.
   public init(
     seed: UInt64, entries: [ReceiptEntry], renewalInfo: [RenewalInfo], catalog: ProductCatalog,
-    releases: [Release], environment: Environment
+    releases: [Release], environment: StoreEnvironment
   ) {
     self.seed = seed
     self.entries = entries

@@ -149,7 +149,7 @@ enum Shapes {
     var timestamp: Instant?
     var renewalInfo: [RenewalInfo] { [] }
     var billingRecoveries: [BillingRecovery] { [] }
-    var environment: Environment? { nil }
+    var environment: StoreEnvironment? { nil }
     var diagnostics: [Diagnostic] { [] }
   }
 

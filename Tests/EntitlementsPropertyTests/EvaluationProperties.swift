@@ -235,7 +235,7 @@ struct SubscriberRecordProperties {
     var entries: [ReceiptEntry]
     var renewalInfo: [RenewalInfo]
     var billingRecoveries: [BillingRecovery]
-    var environment: Environment?
+    var environment: StoreEnvironment?
     var timestamp: Instant?
     var diagnostics: [Diagnostic] { [] }
   }

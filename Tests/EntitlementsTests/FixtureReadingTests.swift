@@ -16,7 +16,7 @@ struct FixtureReadingTests {
     var readingDiagnostics = 0
     var periods: Int? = nil
     var lapses: Int? = nil
-    var environment: Environment? = nil
+    var environment: StoreEnvironment? = nil
     var testDescription: String { file }
   }
 
@@ -102,25 +102,25 @@ struct FixtureReadingTests {
     // Apple's synthetic payload carries placeholders where the JWS strings go.
     .init(
       file: "jws_v2/apple-asl-python__signedNotification.json", kind: "ServerNotification",
-      readingDiagnostics: 2, environment: .sandbox),
+      readingDiagnostics: 2, environment: .localTesting),
     .init(
       file: "jws_v2/apple-asl-python__signedRenewalInfo.json", kind: "AppStoreRenewalInfo",
-      renewalInfos: 1, environment: .sandbox),
+      renewalInfos: 1, environment: .localTesting),
     .init(
       file: "jws_v2/apple-asl-python__signedTransaction.json", kind: "AppStoreTransaction",
-      entries: 1, periods: 1, lapses: 0, environment: .sandbox),
+      entries: 1, periods: 1, lapses: 0, environment: .localTesting),
     .init(
       file: "jws_v2/apple-asl-python__signedTransactionWithRevocation.json",
-      kind: "AppStoreTransaction", entries: 1, periods: 1, lapses: 0, environment: .sandbox),
+      kind: "AppStoreTransaction", entries: 1, periods: 1, lapses: 0, environment: .localTesting),
     .init(
       file: "jws_v2/apple-asl-python__xcode-signed-app-transaction.jws",
       kind: "error: unrecognized document"),
     .init(
       file: "jws_v2/apple-asl-python__xcode-signed-renewal-info.jws", kind: "AppStoreRenewalInfo",
-      renewalInfos: 1, environment: .sandbox),
+      renewalInfos: 1, environment: .xcode),
     .init(
       file: "jws_v2/apple-asl-python__xcode-signed-transaction.jws", kind: "AppStoreTransaction",
-      entries: 1, periods: 1, lapses: 0, environment: .sandbox),
+      entries: 1, periods: 1, lapses: 0, environment: .xcode),
     .init(
       file:
         "local_receipts/TPInAppReceipt__receipt-sandbox-legacy.DECODED_by_apple-purchase-receipt-verifier.json",

@@ -162,7 +162,7 @@ struct ReadingTests {
   }
 
   @Test func statusCodesAreTypedErrorsWithApplesMeaning() throws {
-    for (code, retry) in [(21007, Environment.sandbox), (21008, .production)] {
+    for (code, retry) in [(21007, StoreEnvironment.sandbox), (21008, .production)] {
       let response = try VerifyReceiptResponse(json: Array(#"{"status": \#(code)}"#.utf8))
       #expect(throws: VerifyReceiptStatusError(code: code)) { try response.requireSuccess() }
       #expect(response.statusError?.retryEnvironment == retry)
@@ -270,7 +270,7 @@ extension SubscriberRecordTests {
     var upgrades: [UpgradeEvidence]
     var renewalInfo: [RenewalInfo] { [] }
     var billingRecoveries: [BillingRecovery] { [] }
-    var environment: Environment? { nil }
+    var environment: StoreEnvironment? { nil }
     var timestamp: Instant? { nil }
     var diagnostics: [Diagnostic] { [] }
   }

@@ -46,7 +46,7 @@ func interval(_ start: String, _ end: String) -> Interval {
 func evaluateOne(
   _ entries: [ReceiptEntry], renewalInfo: [RenewalInfo] = [],
   recoveries: [BillingRecovery] = [], catalog: ProductCatalog = .empty,
-  policy: Policy = Policy(), environment: Environment = .production,
+  policy: Policy = Policy(), environment: StoreEnvironment = .production,
   sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> EntitlementEvaluation {
   let evaluation = Evaluator(catalog: catalog, policy: policy).evaluate(

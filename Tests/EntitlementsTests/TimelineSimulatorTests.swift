@@ -14,7 +14,7 @@ struct TimelineSimulatorTests {
 
   static func run(
     _ events: [CustomerEvent], start: String = "2017-02-20T08:00:00Z", until: String,
-    environment: Environment = .production, policy: Policy = Policy(),
+    environment: StoreEnvironment = .production, policy: Policy = Policy(),
     gracePeriod: FixedDuration? = nil, product: ProductID = "monthly"
   ) throws -> SimulatedTimeline {
     try TimelineSimulator(

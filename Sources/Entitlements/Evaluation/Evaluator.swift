@@ -344,7 +344,7 @@ public struct Evaluator: Sendable {
   /// The record and the entry are read only then: in production neither is.
   private func windowLengths(
     endingWith coverageIndex: Int, of records: [CoverageRecord], in source: [ReceiptEntry],
-    environment: Environment
+    environment: StoreEnvironment
   ) -> WindowLengths {
     policy.windowLengths(in: environment) {
       let entryIndex = records[coverageIndex].entryIndex

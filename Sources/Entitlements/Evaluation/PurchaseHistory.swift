@@ -15,7 +15,7 @@ public struct PurchaseHistory: Hashable, Sendable {
   /// Evidence of billing-retry recoveries, such as `RENEWAL` notifications.
   public var billingRecoveries: [BillingRecovery]
   /// Where the receipt comes from.
-  public var environment: Environment
+  public var environment: StoreEnvironment
 
   /// Creates a history.
   ///
@@ -26,7 +26,7 @@ public struct PurchaseHistory: Hashable, Sendable {
   ///   - environment: Where the receipt comes from; production by default.
   public init(
     entries: [ReceiptEntry], renewalInfo: [RenewalInfo] = [],
-    billingRecoveries: [BillingRecovery] = [], environment: Environment = .production
+    billingRecoveries: [BillingRecovery] = [], environment: StoreEnvironment = .production
   ) {
     self.entries = entries
     self.renewalInfo = renewalInfo

@@ -12,7 +12,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// "Non-Renewing Subscription".
   public var type: String?
   /// `environment`.
-  public var environment: Environment?
+  public var environment: StoreEnvironment?
   /// `signedDate`.
   public var timestamp: Instant?
   /// Fields that could not be read.
@@ -48,14 +48,14 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
     var fields = FieldReader(members, path: path)
     fields.transactionID = entry?.transactionID
     type = fields.string("type")
-    environment = fields.string("environment").flatMap(Environment.init(appleName:))
+    environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
     timestamp = fields.instant("signedDate")
     self.diagnostics = diagnostics + fields.diagnostics
   }
 
   /// A transaction from its read fields (the byte-level reader's way in).
   init(
-    entry: ReceiptEntry?, type: String?, environment: Environment?, timestamp: Instant?,
+    entry: ReceiptEntry?, type: String?, environment: StoreEnvironment?, timestamp: Instant?,
     diagnostics: [Diagnostic]
   ) {
     self.entry = entry
@@ -76,7 +76,7 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// The renewal info; `nil` when it has no `originalTransactionId`.
   public var info: RenewalInfo?
   /// `environment`.
-  public var environment: Environment?
+  public var environment: StoreEnvironment?
   /// `signedDate`.
   public var timestamp: Instant?
   /// Fields that could not be read.
@@ -110,14 +110,14 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
     var diagnostics: [Diagnostic] = []
     info = RenewalInfo.read(renewalFields: members, path: path, diagnostics: &diagnostics)
     var fields = FieldReader(members, path: path)
-    environment = fields.string("environment").flatMap(Environment.init(appleName:))
+    environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
     timestamp = fields.instant("signedDate")
     self.diagnostics = diagnostics + fields.diagnostics
   }
 
   /// Renewal info from its read fields (the byte-level reader's way in).
   init(
-    info: RenewalInfo?, environment: Environment?, timestamp: Instant?, diagnostics: [Diagnostic]
+    info: RenewalInfo?, environment: StoreEnvironment?, timestamp: Instant?, diagnostics: [Diagnostic]
   ) {
     self.info = info
     self.environment = environment

@@ -326,13 +326,13 @@ struct FastDocumentReader {
     guard index == bytes.count else { throw GiveUp() }
     let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
     let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
-    let topEnvironment = environment.flatMap(Environment.init(appleName:))
+    let topEnvironment = environment.flatMap(StoreEnvironment.init(appleName:))
 
     if seen.contains(.notificationType) {
       guard !nested, !seen.contains(.notification_type) else { throw GiveUp() }
       return ServerNotification(
         rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
-        environment: data?.environment.flatMap(Environment.init(appleName:)),
+        environment: data?.environment.flatMap(StoreEnvironment.init(appleName:)),
         timestamp: timestamp, entries: data?.transaction?.entries ?? [],
         renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: [])
     }
@@ -342,7 +342,7 @@ struct FastDocumentReader {
       if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
       return StatusUpdateNotification(
         rawNotificationType: notificationType,
-        environment: topEnvironment ?? unified.environment.flatMap(Environment.init(appleName:)),
+        environment: topEnvironment ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
         entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: [])
     }
     if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {

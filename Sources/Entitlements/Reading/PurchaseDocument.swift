@@ -19,7 +19,7 @@ public protocol PurchaseDocument: Sendable {
   /// `BILLING_RECOVERY`).
   var billingRecoveries: [BillingRecovery] { get }
   /// The environment the document says it comes from, if it says.
-  var environment: Environment? { get }
+  var environment: StoreEnvironment? { get }
   /// The document's own timestamp (`receipt_creation_date`, `request_date`, `signedDate`):
   /// when two documents disagree about one transaction, the newer one wins.
   var timestamp: Instant? { get }

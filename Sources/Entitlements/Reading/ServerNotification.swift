@@ -19,7 +19,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// `data.status`: Apple's status of the subscription when it signed the notification.
   public var appleStatus: Int?
   /// `data.environment`.
-  public var environment: Environment?
+  public var environment: StoreEnvironment?
   /// `signedDate`.
   public var timestamp: Instant?
   /// The transaction of `data.signedTransactionInfo`.
@@ -57,11 +57,11 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     var entries: [ReceiptEntry] = []
     var renewalInfo: [RenewalInfo] = []
     var appleStatus: Int?
-    var environment: Environment?
+    var environment: StoreEnvironment?
     if case .object(let data) = members["data"] {
       var fields = FieldReader(data, path: "data")
       appleStatus = fields.int("status")
-      environment = fields.string("environment").flatMap(Environment.init(appleName:))
+      environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
       diagnostics += fields.diagnostics
       let transactionPath = "data.signedTransactionInfo"
       if let payload = Self.payload(data["signedTransactionInfo"], transactionPath, &diagnostics),
@@ -90,7 +90,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// type and subtype (one place for the general and the byte-level reader).
   init(
     rawNotificationType: String?, rawSubtype: String?, appleStatus: Int?,
-    environment: Environment?, timestamp: Instant?, entries: [ReceiptEntry],
+    environment: StoreEnvironment?, timestamp: Instant?, entries: [ReceiptEntry],
     renewalInfo: [RenewalInfo], diagnostics: [Diagnostic]
   ) {
     self.rawNotificationType = rawNotificationType

@@ -47,7 +47,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
     rawNotificationType.flatMap(NotificationType.init(rawValue:))
   }
   /// `environment` (`PROD`, `Sandbox`).
-  public var environment: Environment?
+  public var environment: StoreEnvironment?
   /// `unified_receipt.latest_receipt_info` and the legacy top-level entry objects.
   public var entries: [ReceiptEntry]
   /// `unified_receipt.pending_renewal_info`, or the top-level renewal fields.
@@ -78,13 +78,13 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: "")
     let type = top.string("notification_type")
-    var environment = top.string("environment").flatMap(Environment.init(appleName:))
+    var environment = top.string("environment").flatMap(StoreEnvironment.init(appleName:))
     var entries: [ReceiptEntry] = []
     var infos: [RenewalInfo] = []
     if let unified = members["unified_receipt"] {
       if case .object(let receipt) = unified {
         if environment == nil, case .string(let name) = receipt["environment"] {
-          environment = Environment(appleName: name)
+          environment = StoreEnvironment(appleName: name)
         }
         if let list = receipt["latest_receipt_info"] {
           entries += VerifyReceiptResponse.entries(
@@ -122,7 +122,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// A notification from its read fields; a billing recovery follows from the type and the
   /// newest entry (one place for the general and the byte-level reader).
   init(
-    rawNotificationType: String?, environment: Environment?, entries: [ReceiptEntry],
+    rawNotificationType: String?, environment: StoreEnvironment?, entries: [ReceiptEntry],
     renewalInfo: [RenewalInfo], diagnostics: [Diagnostic]
   ) {
     self.rawNotificationType = rawNotificationType

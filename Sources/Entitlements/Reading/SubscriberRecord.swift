@@ -26,7 +26,7 @@ public struct SubscriberRecord: Hashable, Sendable {
   private var recoveries: Set<BillingRecovery> = []
   private var upgrades: Set<UpgradeEvidence> = []
   private var diagnostics: Set<Diagnostic> = []
-  private var environment: Dated<Environment>?
+  private var environment: Dated<StoreEnvironment>?
 
   /// An empty record.
   public init() {}

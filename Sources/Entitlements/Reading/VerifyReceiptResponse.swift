@@ -14,7 +14,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   /// `status`: 0 for a valid receipt.
   public var status: Int?
   /// `environment`.
-  public var environment: Environment?
+  public var environment: StoreEnvironment?
   /// `receipt.in_app` (or, iOS 6 style, the `receipt` itself).
   public var inApp: [ReceiptEntry]
   /// `latest_receipt_info`, plus iOS 6's `latest_expired_receipt_info`.
@@ -64,7 +64,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   }
 
   init(
-    status: Int?, environment: Environment?, inApp: [ReceiptEntry],
+    status: Int?, environment: StoreEnvironment?, inApp: [ReceiptEntry],
     latestReceiptInfo: [ReceiptEntry], renewalInfo: [RenewalInfo], latestReceipt: String?,
     timestamp: Instant?, diagnostics: [Diagnostic]
   ) {
@@ -90,7 +90,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: path)
     status = top.int("status")
-    environment = top.string("environment").flatMap(Environment.init(appleName:))
+    environment = top.string("environment").flatMap(StoreEnvironment.init(appleName:))
     latestReceipt = top.string("latest_receipt")
 
     inApp = []

@@ -49,7 +49,7 @@ public struct VerifyReceiptStatusError: Error, Hashable, Sendable, CustomStringC
   }
 
   /// Where to send the receipt instead: `.sandbox` for 21007, `.production` for 21008.
-  public var retryEnvironment: Environment? {
+  public var retryEnvironment: StoreEnvironment? {
     switch code {
     case 21007: .sandbox
     case 21008: .production

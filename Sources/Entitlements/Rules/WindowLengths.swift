@@ -42,13 +42,13 @@ public struct WindowLengths: Hashable, Sendable {
 extension Policy {
   /// Whether the guide's windows are scaled in this environment (SPEC §7: sandbox, and policy
   /// `scalesSandboxWindows`).
-  func scalesWindows(in environment: Environment) -> Bool {
-    environment == .sandbox && scalesSandboxWindows
+  func scalesWindows(in environment: StoreEnvironment) -> Bool {
+    environment.acceleratesTime && scalesSandboxWindows
   }
 
   /// The window lengths after an expiry: production lengths, or in the sandbox scaled by the
   /// ratio of the product's duration (asked for only then).
-  func windowLengths(in environment: Environment, for duration: () -> CalendarPeriod?)
+  func windowLengths(in environment: StoreEnvironment, for duration: () -> CalendarPeriod?)
     -> WindowLengths
   {
     let production = WindowLengths(billingRetryLimit: billingRetryLimit)

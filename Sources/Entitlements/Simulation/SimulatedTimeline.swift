@@ -14,7 +14,7 @@ public struct SimulatedTimeline: Hashable, Sendable {
   /// One per billing-retry recovery after the grace period.
   public var billingRecoveries: [BillingRecovery]
   /// The environment simulated.
-  public var environment: Environment
+  public var environment: StoreEnvironment
 
   /// Creates a timeline.
   ///
@@ -25,7 +25,7 @@ public struct SimulatedTimeline: Hashable, Sendable {
   ///   - environment: The environment simulated.
   public init(
     entries: [ReceiptEntry], renewalInfo: RenewalInfo, billingRecoveries: [BillingRecovery],
-    environment: Environment
+    environment: StoreEnvironment
   ) {
     self.entries = entries
     self.renewalInfo = renewalInfo

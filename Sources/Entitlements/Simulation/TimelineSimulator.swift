@@ -27,7 +27,7 @@ public struct TimelineSimulator: Sendable {
   /// The products that may be bought; each must be auto-renewable with a duration.
   public var catalog: ProductCatalog
   /// Production or sandbox.
-  public var environment: Environment
+  public var environment: StoreEnvironment
   /// The policies: `sandboxProfile`, `billingRetryLimit`, `scalesSandboxWindows`.
   public var policy: Policy
   /// The grace period configured in App Store Connect (a production length, scaled in the
@@ -42,7 +42,7 @@ public struct TimelineSimulator: Sendable {
   ///   - policy: The policies in force.
   ///   - gracePeriod: The billing grace period, if configured.
   public init(
-    catalog: ProductCatalog, environment: Environment = .production, policy: Policy = Policy(),
+    catalog: ProductCatalog, environment: StoreEnvironment = .production, policy: Policy = Policy(),
     gracePeriod: FixedDuration? = nil
   ) {
     self.catalog = catalog
@@ -122,7 +122,7 @@ public struct TimelineSimulator: Sendable {
       guard let duration = product.duration else {
         throw SimulationError("product \(product.id) has no duration")
       }
-      guard simulator.environment == .sandbox else {
+      guard simulator.environment.acceleratesTime else {
         return duration.advance(anchor, times: periods)
       }
       guard let length = simulator.policy.sandboxProfile.length(of: duration) else {
@@ -176,7 +176,7 @@ public struct TimelineSimulator: Sendable {
         expirationIntent = 1
         return
       }
-      if simulator.environment == .sandbox,
+      if simulator.environment.acceleratesTime,
         renewalsSincePurchase >= simulator.policy.sandboxProfile.maximumRenewals
       {
         autoRenew = false
