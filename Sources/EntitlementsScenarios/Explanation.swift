@@ -235,7 +235,7 @@ public struct Explanation: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  static func describe(_ status: Status) -> String {
+  static func describe(_ status: EntitlementStatus) -> String {
     switch status {
     case .active(let active):
       let ends = active.expiresAt.isDistantFuture ? "never expires" : "expires \(active.expiresAt)"

@@ -113,29 +113,14 @@ extension Scenario {
   }
 
   private static func policy(_ top: StrictObject) throws(ScenarioError) -> Policy {
-    var policy = Policy()
-    guard let value = top.value("policy") else { return policy }
+    guard let value = top.value("policy") else { return Policy() }
     let object = try StrictObject(value, path: "policy", file: top.file, allowed: policyKeys)
-    if let cancellation = try object.oneOf("cancellation", Policy.Cancellation.self) {
-      policy.cancellation = cancellation
-    }
-    if let minimumLapse = try object.fixedDuration("minimumLapse") {
-      policy.minimumLapse = minimumLapse
-    }
-    if let limit = try object.fixedDuration("billingRetryLimit") {
-      policy.billingRetryLimit = limit
-    }
-    if let stacking = try object.oneOf("nonRenewingStacking", Policy.NonRenewingStacking.self) {
-      policy.nonRenewingStacking = stacking
-    }
-    if let unlock = try object.int("unlockAtStart") {
-      guard unlock >= 0 else { throw object.fail("unlockAtStart", "must be 0 or more") }
-      policy.unlockAtStart = unlock
-    }
+    let defaults = Policy()
+    var sandboxProfile = defaults.sandboxProfile
     if let profile = try object.string("sandboxProfile") {
       switch profile {
-      case "guide": policy.sandboxProfile = .guide
-      case "testFlight": policy.sandboxProfile = .testFlight
+      case "guide": sandboxProfile = .guide
+      case "testFlight": sandboxProfile = .testFlight
       default:
         guard let rate = SandboxProfile.RenewalRate(rawValue: profile) else {
           let rates = SandboxProfile.RenewalRate.allCases.map { "\"\($0.rawValue)\"" }
@@ -144,24 +129,40 @@ extension Scenario {
             "\"\(profile)\" is not one of \"guide\", \"testFlight\", \(rates.joined(separator: ", "))"
           )
         }
-        policy.sandboxProfile = .renewalRate(rate)
+        sandboxProfile = .renewalRate(rate)
       }
     }
-    if let scales = try object.bool("scalesSandboxWindows") {
-      policy.scalesSandboxWindows = scales
+    do {
+      return try Policy(
+        cancellation: try object.oneOf("cancellation", Policy.Cancellation.self)
+          ?? defaults.cancellation,
+        minimumLapse: try object.fixedDuration("minimumLapse") ?? defaults.minimumLapse,
+        billingRetryLimit: try object.fixedDuration("billingRetryLimit")
+          ?? defaults.billingRetryLimit,
+        nonRenewingStacking: try object.oneOf(
+          "nonRenewingStacking", Policy.NonRenewingStacking.self) ?? defaults.nonRenewingStacking,
+        unlockAtStart: try object.int("unlockAtStart") ?? defaults.unlockAtStart,
+        sandboxProfile: sandboxProfile,
+        scalesSandboxWindows: try object.bool("scalesSandboxWindows")
+          ?? defaults.scalesSandboxWindows)
+    } catch let error as PolicyError {
+      throw object.fail(error.field, error.reason)
+    } catch let error as ScenarioError {
+      throw error
+    } catch {
+      throw object.fail("policy", "\(error)")
     }
-    return policy
   }
 
   private static func catalog(_ top: StrictObject) throws(ScenarioError) -> ProductCatalog {
-    var products: [Product] = []
+    var products: [CatalogProduct] = []
     var seen = Set<String>()
     for (value, path) in try top.array("products") ?? [] {
       let object = try StrictObject(
         value, path: path, file: top.file, allowed: ["id", "type", "duration", "entitlement"])
       let id = try object.requiredString("id")
       guard seen.insert(id).inserted else { throw object.fail("id", "\"\(id)\" is listed twice") }
-      guard let type = try object.oneOf("type", ProductType.self) else {
+      guard let type = try object.oneOf("type", ProductKind.self) else {
         throw object.fail("type", "required")
       }
       var duration: CalendarPeriod?
@@ -174,7 +175,7 @@ extension Scenario {
         throw object.fail("duration", "required for a nonRenewing product")
       }
       products.append(
-        Product(
+        CatalogProduct(
           id: ProductID(id), type: type, duration: duration,
           entitlement: try object.string("entitlement").map(EntitlementID.init(rawValue:))))
     }
@@ -209,12 +210,12 @@ extension Scenario {
         cause: try lapse.oneOf("cause", LapseCause.self))
     }
     check.at = try object.instant("at")
-    check.state = try object.oneOf("state", SubscriptionState.self)
+    check.state = try object.oneOf("state", EntitlementState.self)
     check.entitled = try object.bool("entitled")
     check.expiresAt = try object.instant("expiresAt")
     check.retryEndsAt = try object.instant("retryEndsAt")
     check.gracePeriodEndsAt = try object.instant("gracePeriodEndsAt")
-    check.reason = try object.oneOf("reason", ExpirationReason.self)
+    check.reason = try object.oneOf("reason", ExpiryReason.self)
     check.willRenew = try object.bool("willRenew")
     check.nextProductID = try object.string("nextProductId").map(ProductID.init(rawValue:))
     check.readable = try object.array("readable")?.map { value, path throws(ScenarioError) in

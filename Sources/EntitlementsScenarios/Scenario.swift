@@ -1,7 +1,7 @@
 import Entitlements
 
 /// A scenario file: a customer's history and what the engine must answer about it
-/// (SCENARIOS.md). Product teams write them; ``ScenarioRunner`` checks them.
+/// (SCENARIOS.md). CatalogProduct teams write them; ``ScenarioRunner`` checks them.
 ///
 /// Read strictly (it is written by people): unknown keys, wrong types and unreadable dates are
 /// ``ScenarioError``s naming the file and the key path. The pasted `receipt` and

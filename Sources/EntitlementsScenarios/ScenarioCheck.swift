@@ -36,7 +36,7 @@ public struct ScenarioCheck: Hashable, Sendable {
   /// `at`: the instant for the keys below.
   public var at: Instant?
   /// `state`.
-  public var state: SubscriptionState?
+  public var state: EntitlementState?
   /// `entitled`.
   public var entitled: Bool?
   /// `expiresAt`: current expiry (state `active`).
@@ -46,7 +46,7 @@ public struct ScenarioCheck: Hashable, Sendable {
   /// `gracePeriodEndsAt`: end of the grace period.
   public var gracePeriodEndsAt: Instant?
   /// `reason`: why it expired (`refund` when revoked).
-  public var reason: ExpirationReason?
+  public var reason: ExpiryReason?
   /// `willRenew`.
   public var willRenew: Bool?
   /// `nextProductId` (our addition): the product of the next renewal, `auto_renew_product_id`

@@ -28,18 +28,18 @@ public struct HistoryGenerator: Sendable {
   /// The catalog every generated history uses: monthly, yearly and a weekly trial product, a
   /// non-renewing pass and a lifetime purchase, all unlocking `premium`.
   public static let catalog = ProductCatalog([
-    Product(
+    CatalogProduct(
       id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
       entitlement: "premium"),
-    Product(
+    CatalogProduct(
       id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year), entitlement: "premium"
     ),
-    Product(
+    CatalogProduct(
       id: "weekly", type: .autoRenewable, duration: CalendarPeriod(1, .week), entitlement: "premium"
     ),
-    Product(
+    CatalogProduct(
       id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month), entitlement: "premium"),
-    Product(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+    CatalogProduct(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
   ])
 
   /// Creates a generator.

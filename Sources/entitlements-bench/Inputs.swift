@@ -4,10 +4,10 @@ import EntitlementsTesting
 /// Deterministic benchmark inputs, from seeds.
 enum Inputs {
   static let catalog = ProductCatalog([
-    Product(
+    CatalogProduct(
       id: "com.example.monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
       entitlement: "premium"),
-    Product(
+    CatalogProduct(
       id: "com.example.yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year),
       entitlement: "premium"),
   ])

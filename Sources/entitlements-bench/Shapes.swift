@@ -89,7 +89,7 @@ enum Shapes {
     },
     Shape(name: "an entitlement per product (catalog), shuffled") { n in
       let products = (0..<min(n, 20_000)).map {
-        Product(
+        CatalogProduct(
           id: ProductID("p\($0)"), type: .autoRenewable, duration: CalendarPeriod(1, .month),
           entitlement: EntitlementID("e\($0)"))
       }
@@ -217,7 +217,7 @@ enum Shapes {
       },
       Timed(name: "a simulated timeline: daily renewals, each refunded") { days in
         let catalog = ProductCatalog([
-          Product(
+          CatalogProduct(
             id: "daily", type: .autoRenewable, duration: CalendarPeriod(1, .day),
             entitlement: "premium")
         ])

@@ -26,7 +26,7 @@ struct CoverageRulesTests {
   @Test func refundEndsAtCancellationUnderThatPolicy() throws {
     let magazine = try evaluateOne(
       [sub("1", "2017-02-20", "2017-03-20", cancelled: "2017-03-01")],
-      policy: Policy(cancellation: .endAtCancellation))
+      policy: validPolicy { try Policy(cancellation: .endAtCancellation) })
     #expect(magazine.coverage.first?.interval == interval("2017-02-20", "2017-03-01"))
     #expect(magazine.coverage.first?.disposition == .refundEndedAt(instant("2017-03-01")))
     #expect(magazine.status(at: instant("2017-02-28T23:59:59.999Z")).state == .active)
@@ -51,8 +51,8 @@ struct CoverageRulesTests {
 
   @Test func upgradeMidPeriodEndsTheOldEntryAtTheCancellation() throws {
     let catalog = ProductCatalog([
-      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "yearly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "yearly", type: .autoRenewable, entitlement: "premium"),
     ])
     let premium = try evaluateOne(
       [
@@ -140,7 +140,7 @@ struct CoverageRulesTests {
   }
 
   static let nonRenewingCatalog = ProductCatalog([
-    Product(
+    CatalogProduct(
       id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month), entitlement: "pass")
   ])
 
@@ -170,7 +170,7 @@ struct CoverageRulesTests {
       ])
     let fromPurchase = try evaluateOne(
       entries, catalog: Self.nonRenewingCatalog,
-      policy: Policy(nonRenewingStacking: .fromPurchase))
+      policy: validPolicy { try Policy(nonRenewingStacking: .fromPurchase) })
     #expect(
       fromPurchase.periods.map(\.interval) == [
         interval("2024-01-31", "2024-03-10"), interval("2024-06-01", "2024-07-01"),
@@ -187,14 +187,14 @@ struct CoverageRulesTests {
   }
 
   @Test func nonRenewingWithoutDurationIsReported() throws {
-    let catalog = ProductCatalog([Product(id: "pass", type: .nonRenewing)])
+    let catalog = ProductCatalog([CatalogProduct(id: "pass", type: .nonRenewing)])
     let pass = try evaluateOne([purchase("1", "2024-01-01", product: "pass")], catalog: catalog)
     #expect(pass.periods.isEmpty)
     #expect(pass.diagnostics.map(\.kind) == [.missingDuration])
   }
 
   @Test func nonConsumableIsOwnedFromPurchaseForever() throws {
-    let catalog = ProductCatalog([Product(id: "lifetime", type: .nonConsumable)])
+    let catalog = ProductCatalog([CatalogProduct(id: "lifetime", type: .nonConsumable)])
     let lifetime = try evaluateOne(
       [purchase("1", "2017-02-20", product: "lifetime")], catalog: catalog)
     #expect(
@@ -208,7 +208,7 @@ struct CoverageRulesTests {
   }
 
   @Test func consumablesArePurchaseEventsOnly() {
-    let catalog = ProductCatalog([Product(id: "coins", type: .consumable)])
+    let catalog = ProductCatalog([CatalogProduct(id: "coins", type: .consumable)])
     let evaluation = Evaluator(catalog: catalog).evaluate(
       PurchaseHistory(entries: [purchase("1", "2017-02-20", product: "coins")]))
     #expect(evaluation.entitlements.isEmpty)
@@ -239,8 +239,8 @@ struct CoverageRulesTests {
 @Suite("Coverage list")
 struct CoverageListTests {
   static let catalog = ProductCatalog([
-    Product(id: "monthly", type: .autoRenewable, entitlement: "magazine"),
-    Product(id: "music", type: .autoRenewable, entitlement: "music"),
+    CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "magazine"),
+    CatalogProduct(id: "music", type: .autoRenewable, entitlement: "music"),
   ])
   static let magazineEntries = [
     sub("1", "2017-01-01", "2017-02-01"),
@@ -276,7 +276,7 @@ struct CoverageListTests {
     #expect(magazine == alone)
     let changed = try evaluateOne(
       Self.magazineEntries, catalog: Self.catalog,
-      policy: Policy(cancellation: .endAtCancellation))
+      policy: validPolicy { try Policy(cancellation: .endAtCancellation) })
     #expect(changed.coverage != alone.coverage)
     let shorter = try evaluateOne(Array(Self.magazineEntries.prefix(2)), catalog: Self.catalog)
     #expect(shorter.coverage != alone.coverage)
@@ -301,7 +301,7 @@ struct CoverageRecordTests {
       (nil, .invalid(.missingPurchaseDate), nil),
     ] as [(Interval?, EntryCoverage.Disposition, Interval?)])
   func roundTrips(interval: Interval?, disposition: EntryCoverage.Disposition, natural: Interval?) {
-    for (index, type) in [(0, ProductType.autoRenewable), (41, .nonRenewing)] {
+    for (index, type) in [(0, ProductKind.autoRenewable), (41, .nonRenewing)] {
       let record = CoverageRecord(
         entryIndex: index, productType: type, interval: interval, disposition: disposition,
         naturalInterval: natural)

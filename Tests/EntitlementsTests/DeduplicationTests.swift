@@ -3,16 +3,19 @@ import Testing
 
 @testable import Entitlements
 
-/// The canonical order's tie-break on transaction ids (SPEC §3), which the evaluator reads
-/// from the ids' numbers when both are plain numbers, with no `String` made.
-@Suite("Deduplication: canonical order")
+/// One record per purchase, in canonical order (SPEC §3).
+@Suite("Deduplication: one record per purchase, in canonical order")
 struct DeduplicationTests {
   static let purchase = instant("2020-01-01")
 
-  static func entry(_ id: String, purchase: Instant = purchase) -> ReceiptEntry {
+  static func entry(
+    _ id: String, purchase: Instant = purchase, webOrder: String? = nil,
+    cancelled: Instant? = nil
+  ) -> ReceiptEntry {
     ReceiptEntry(
       productID: "monthly", transactionID: TransactionID(id), originalTransactionID: "1",
-      purchaseDate: purchase, expiresDate: purchase + .days(30))
+      webOrderLineItemID: webOrder.map(WebOrderLineItemID.init(rawValue:)),
+      purchaseDate: purchase, expiresDate: purchase + .days(30), cancellationDate: cancelled)
   }
 
   /// Entries bought at one instant are in `String` order of their ids, plain numbers or not,
@@ -23,27 +26,45 @@ struct DeduplicationTests {
     ("1x", "2", true), ("2", "1x", false), ("10", "1x", true), ("a", "b", true),
   ])
   func tiesOnThePurchaseInstantFollowTheIdsText(a: String, b: String, precedes: Bool) {
-    #expect(Deduplication.canonicallyPrecedes(Self.entry(a), Self.entry(b)) == precedes)
+    #expect(ReceiptEntry.canonicallyPrecedes(Self.entry(a), Self.entry(b)) == precedes)
     #expect(precedes == (a < b))
   }
 
+  /// Two records of one transaction bought at one instant are ordered by the fields after the
+  /// id, in the documented order; an entry never precedes itself.
   @Test func equalIdsGoOnToTheOtherFields() {
     var later = Self.entry("10")
     later.expiresDate = Self.purchase + .days(31)
-    #expect(Deduplication.canonicallyPrecedes(Self.entry("10"), later))
-    #expect(!Deduplication.canonicallyPrecedes(later, Self.entry("10")))
-    #expect(!Deduplication.canonicallyPrecedes(Self.entry("10"), Self.entry("10")))
+    #expect(ReceiptEntry.canonicallyPrecedes(Self.entry("10"), later))
+    #expect(!ReceiptEntry.canonicallyPrecedes(later, Self.entry("10")))
+    #expect(!ReceiptEntry.canonicallyPrecedes(Self.entry("10"), Self.entry("10")))
+    // The cancellation comes before the expiry: a record with one comes first.
+    let refunded = Self.entry("10", cancelled: Self.purchase + .days(2))
+    #expect(ReceiptEntry.canonicallyPrecedes(refunded, later))
+    // Fields further down the order: ownership, then the offer code.
+    var shared = Self.entry("10")
+    shared.rawInAppOwnershipType = "FAMILY_SHARED"
+    var offered = Self.entry("10")
+    offered.offerCodeRefName = "SPRING"
+    #expect(ReceiptEntry.canonicallyPrecedes(Self.entry("10"), shared))
+    #expect(ReceiptEntry.canonicallyPrecedes(offered, shared))
+    #expect(!ReceiptEntry.canonicallyPrecedes(shared, offered))
   }
 
   /// The one pass that proves entries in canonical order with increasing ids: at one purchase
   /// instant, "9" then "10" increase as numbers but are out of canonical order ("10" comes
   /// first in `String` order); "1" then "12" are in both orders.
   @Test func theProofOfOrderReadsTiesInStringOrder() {
-    #expect(!Deduplication.idsIncrease([Self.entry("9"), Self.entry("10")], checkingOrder: true))
-    #expect(Deduplication.idsIncrease([Self.entry("9"), Self.entry("10")], checkingOrder: false))
-    #expect(Deduplication.idsIncrease([Self.entry("1"), Self.entry("12")], checkingOrder: true))
-    let later = Self.entry("9", purchase: Self.purchase + .days(1))
-    #expect(Deduplication.idsIncrease([Self.entry("1"), later], checkingOrder: true))
+    func proves(_ entries: [ReceiptEntry]) -> Bool {
+      entries.withUnsafeBufferPointer {
+        Deduplication.isCanonicalAndUnique($0)
+      }
+    }
+    #expect(!proves([Self.entry("9"), Self.entry("10")]))
+    #expect(proves([Self.entry("1"), Self.entry("12")]))
+    #expect(proves([Self.entry("1"), Self.entry("9", purchase: Self.purchase + .days(1))]))
+    // In order, but the order lines do not increase: not proved.
+    #expect(!proves([Self.entry("1", webOrder: "20"), Self.entry("2", webOrder: "10")]))
   }
 
   /// A shuffled history whose entries share one purchase instant is put in the ids' `String`
@@ -52,7 +73,32 @@ struct DeduplicationTests {
     let ids = (1...300).map { String($0) }
     var random = SeededRandom(seed: 300)
     let entries = random.shuffled(ids.map { Self.entry($0) })
-    let order = Deduplication.canonicalOrder(entries)?.map { entries[$0].transactionID.rawValue }
+    let order = Deduplication.purchases(entries).order?.map { entries[$0].transactionID.rawValue }
     #expect(order == ids.sorted())
+  }
+
+  /// Records of one purchase count once, by transaction id or by order line; the one with a
+  /// cancellation is kept, whichever comes first.
+  @Test(arguments: [false, true])
+  func duplicatesCountOnceAndTheCancellationIsKept(reversed: Bool) throws {
+    let cancelled = Self.purchase + .days(3)
+    var entries = [
+      Self.entry("1", webOrder: "100"), Self.entry("1", webOrder: "100", cancelled: cancelled),
+      Self.entry("2", purchase: Self.purchase + .days(30), webOrder: "101"),
+      Self.entry("3", purchase: Self.purchase + .days(30), webOrder: "101"),
+    ]
+    if reversed { entries.reverse() }
+    let order = try #require(Deduplication.purchases(entries).order)
+    #expect(order.map { entries[$0].cancellationDate } == [cancelled, nil])
+    #expect(order.map { entries[$0].transactionID } == ["1", "2"])
+    #expect(Deduplication.purchases(entries).diagnostics.isEmpty)
+  }
+
+  /// Records of one purchase that disagree on a date are reported, and one is kept.
+  @Test func conflictingRecordsAreReported() {
+    let entries = [Self.entry("1"), Self.entry("1", purchase: Self.purchase + .days(1))]
+    let purchases = Deduplication.purchases(entries)
+    #expect(purchases.order == [0])
+    #expect(purchases.diagnostics.map(\.kind) == [.conflictingDuplicate])
   }
 }

@@ -157,7 +157,7 @@ struct FastDocumentReaderTests {
     #expect(result.fast)
   }
 
-  /// Product ids of one length that differ only inside, repeated and alternating: each entry
+  /// CatalogProduct ids of one length that differ only inside, repeated and alternating: each entry
   /// keeps its own (the reader reuses the last id's `String` only for the same bytes), and
   /// names one byte away from a known key are unknown keys, skipped as the general reader
   /// skips them.
@@ -213,7 +213,7 @@ struct FastDocumentReaderTests {
     #expect(response.entries.map(\.transactionID.rawValue) == products.indices.map(String.init))
   }
 
-  /// Product ids and original transaction ids recur among more than the reader remembers of
+  /// CatalogProduct ids and original transaction ids recur among more than the reader remembers of
   /// each kind (four): each is read exactly, whichever place it took. Ids that alternate
   /// among a few share one string per id (the evaluator recognises them by their storage).
   @Test func recurringIDsAreReadExactlyAndShared() throws {

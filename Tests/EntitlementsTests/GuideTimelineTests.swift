@@ -12,11 +12,11 @@ struct GuideTimelineTests {
     var known: [String]
     var info: RenewalInfo?
     var recoveries: [BillingRecovery] = []
-    var state: SubscriptionState
+    var state: EntitlementState
     var expiresAt: String? = nil
     var willRenew: Bool? = nil
     var retryEndsAt: String? = nil
-    var reason: ExpirationReason? = nil
+    var reason: ExpiryReason? = nil
     var periods: [Interval]
     var lapses: [Lapse] = []
     var testDescription: String { name }

@@ -100,8 +100,8 @@ struct LapseRulesTests {
   @Test(arguments: infoCases)
   func renewalInfoOfASubscriptionThatEndedIsEvidence(_ test: InfoCase) throws {
     let catalog = ProductCatalog([
-      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "other", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "other", type: .autoRenewable, entitlement: "premium"),
     ])
     let evaluation = try evaluateOne(
       Self.history + [
@@ -163,8 +163,8 @@ struct LapseRulesTests {
   func renewalInfoFindsTheGapAfterItsSubscriptionsLastEnd(_ form: Form) throws {
     let (a, b, c) = ("1000000000000001", "1000000000000002", "1000000000000003")
     let catalog = ProductCatalog([
-      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "extra", type: .autoRenewable, entitlement: "extra"),
+      CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "extra", type: .autoRenewable, entitlement: "extra"),
     ])
     func entry(_ id: String, _ start: String, _ end: String, _ original: String) -> ReceiptEntry {
       let text =

@@ -77,7 +77,7 @@ struct OracleFixtureTests {
   }
 
   /// Apple's `status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-  static func appleCode(_ status: Status) -> Int {
+  static func appleCode(_ status: EntitlementStatus) -> Int {
     switch status.state {
     case .active: 1
     case .expired, .notSubscribed: 2

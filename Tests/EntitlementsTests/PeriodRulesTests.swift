@@ -39,7 +39,7 @@ struct PeriodRulesTests {
         sub("1", "2020-07-16T14:00:00Z", "2020-07-16T14:05:00Z"),
         sub("2", "2020-07-16T14:05:21Z", "2020-07-16T14:10:21Z"),
       ],
-      policy: Policy(minimumLapse: .minutes(1)),
+      policy: validPolicy { try Policy(minimumLapse: .minutes(1)) },
       periods: [interval("2020-07-16T14:00:00Z", "2020-07-16T14:10:21Z")]),
     .init(
       name: "minimumLapse keeps a gap of exactly its length",
@@ -47,7 +47,7 @@ struct PeriodRulesTests {
         sub("1", "2020-07-16T14:00:00Z", "2020-07-16T14:05:00Z"),
         sub("2", "2020-07-16T14:06:00Z", "2020-07-16T14:11:00Z"),
       ],
-      policy: Policy(minimumLapse: .minutes(1)),
+      policy: validPolicy { try Policy(minimumLapse: .minutes(1)) },
       periods: [
         interval("2020-07-16T14:00:00Z", "2020-07-16T14:05:00Z"),
         interval("2020-07-16T14:06:00Z", "2020-07-16T14:11:00Z"),

@@ -7,7 +7,7 @@ struct ReadmeExampleTests {
   @Test func firstScreenExample() throws {
     let evaluator = Evaluator(
       catalog: ProductCatalog([
-        Product(
+        CatalogProduct(
           id: "com.example.magazine.monthly", type: .autoRenewable,
           duration: CalendarPeriod(1, .month), entitlement: "magazine")
       ]))

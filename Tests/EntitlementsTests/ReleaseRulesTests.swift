@@ -87,9 +87,9 @@ struct ReleaseRulesTests {
   @Test func unlockAtStartIsAPolicy() throws {
     let entries = [sub("1", "2017-03-10", "2017-04-10")]
     let releases = (1...3).map { Release(id: ReleaseID("\($0)"), date: instant("2017-0\($0)-01")) }
-    let two = try evaluateOne(entries, policy: Policy(unlockAtStart: 2))
+    let two = try evaluateOne(entries, policy: try Policy(unlockAtStart: 2))
     #expect(two.readableReleases(releases).map(\.release.id) == ["2", "3"])
-    let none = try evaluateOne(entries, policy: Policy(unlockAtStart: 0))
+    let none = try evaluateOne(entries, policy: try Policy(unlockAtStart: 0))
     #expect(none.readableReleases(releases).isEmpty)
   }
 
@@ -197,7 +197,7 @@ struct ReleaseRulesTests {
     }
     for unlockAtStart in 0...3 {
       let evaluation = try evaluateOne(
-        entries, renewalInfo: infos, policy: Policy(unlockAtStart: unlockAtStart))
+        entries, renewalInfo: infos, policy: try Policy(unlockAtStart: unlockAtStart))
       for asOf in [Instant.distantFuture, start + .days(random.int64(in: 0...500))] {
         #expect(
           evaluation.readableReleases(random.shuffled(releases), asOf: asOf)

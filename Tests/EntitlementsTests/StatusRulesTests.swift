@@ -27,9 +27,9 @@ struct StatusRulesTests {
 
   struct Row: CustomTestStringConvertible, Sendable {
     var at: Instant
-    var state: SubscriptionState
+    var state: EntitlementState
     var entitled: Bool
-    var reason: ExpirationReason? = nil
+    var reason: ExpiryReason? = nil
     var testDescription: String { "\(at): \(state)" }
   }
 
@@ -75,14 +75,14 @@ struct StatusRulesTests {
     let evaluation = try evaluateOne(
       Self.history,
       renewalInfo: [RenewalInfo(originalTransactionID: "1", isInBillingRetryPeriod: true)],
-      policy: Policy(billingRetryLimit: .days(30)))
+      policy: validPolicy { try Policy(billingRetryLimit: .days(30)) })
     #expect(evaluation.status(at: e + .days(30) - .milliseconds(1)).state == .billingRetry)
     #expect(evaluation.status(at: e + .days(30)).reason == .billingRetryExhausted)
   }
 
   struct IntentCase: CustomTestStringConvertible, Sendable {
     var intent: Int?
-    var reason: ExpirationReason
+    var reason: ExpiryReason
     var testDescription: String { "expiration_intent \(intent.map(String.init) ?? "absent")" }
   }
 
@@ -120,8 +120,8 @@ struct StatusRulesTests {
 
   @Test func pendingDowngradeShowsAsTheNextProductWhileTheCurrentPlanContinues() throws {
     let catalog = ProductCatalog([
-      Product(id: "premium.yearly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "premium.monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "premium.yearly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "premium.monthly", type: .autoRenewable, entitlement: "premium"),
     ])
     let evaluation = try evaluateOne(
       [sub("1", "2017-01-10", "2018-01-10", product: "premium.yearly")],
@@ -164,8 +164,8 @@ struct StatusRulesTests {
 
   @Test func lifetimeAndSubscriptionUnlockOneEntitlement() throws {
     let catalog = ProductCatalog([
-      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+      CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
     ])
     let evaluation = try evaluateOne(
       [sub("1", "2017-01-01", "2017-02-01"), purchase("2", "2017-03-01", product: "lifetime")],
@@ -195,13 +195,13 @@ struct StatusRulesTests {
 @Suite("Refunds never add access")
 struct RefundNeverAddsAccessTests {
   static let catalog = ProductCatalog([
-    Product(
+    CatalogProduct(
       id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
       entitlement: "premium"),
-    Product(
+    CatalogProduct(
       id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year),
       entitlement: "premium"),
-    Product(
+    CatalogProduct(
       id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month),
       entitlement: "premium"),
   ])
@@ -277,8 +277,8 @@ struct RefundNeverAddsAccessTests {
   /// Renewal info of a subscription with no entry in the entitlement gives it no grace.
   @Test func graceOfAnotherEntitlementsSubscriptionDoesNotCount() throws {
     let catalog = ProductCatalog([
-      Product(id: "monthly", type: .autoRenewable, entitlement: "premium"),
-      Product(id: "other", type: .autoRenewable, entitlement: "other"),
+      CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+      CatalogProduct(id: "other", type: .autoRenewable, entitlement: "other"),
     ])
     let evaluation = Evaluator(catalog: catalog).evaluate(
       PurchaseHistory(

@@ -61,7 +61,13 @@ func evaluateOne(
 
 /// The monthly product of the guide's examples, unlocking "magazine".
 let magazineCatalog = ProductCatalog([
-  Product(
+  CatalogProduct(
     id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
     entitlement: "magazine")
 ])
+
+/// A policy a test table knows to be valid: a mistake in the table stops the run, naming the
+/// field.
+func validPolicy(_ make: () throws -> Policy) -> Policy {
+  do { return try make() } catch { preconditionFailure("invalid policy in a test table: \(error)") }
+}

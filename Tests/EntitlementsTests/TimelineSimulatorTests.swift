@@ -1,13 +1,14 @@
 import Entitlements
+import EntitlementsTesting
 import Testing
 
 @Suite("Timeline simulator: what the App Store would produce (SPEC §6, §7, §9)")
 struct TimelineSimulatorTests {
   static let catalog = ProductCatalog([
-    Product(
+    CatalogProduct(
       id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
       entitlement: "magazine"),
-    Product(
+    CatalogProduct(
       id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year),
       entitlement: "magazine"),
   ])
@@ -51,7 +52,7 @@ struct TimelineSimulatorTests {
   @Test func renewalRateProfileAllowsTwelveRenewals() throws {
     let timeline = try Self.run(
       [], start: "2025-10-01T00:00:00Z", until: "2025-10-02T00:00:00Z", environment: .sandbox,
-      policy: Policy(sandboxProfile: .renewalRate(.threeMinutes)))
+      policy: validPolicy { try Policy(sandboxProfile: .renewalRate(.threeMinutes)) })
     #expect(timeline.entries.count == 13)
     #expect(
       timeline.entries.allSatisfy { entry in
@@ -65,7 +66,7 @@ struct TimelineSimulatorTests {
   @Test func testFlightRenewsDailySixTimes() throws {
     let timeline = try Self.run(
       [], start: "2025-10-01T00:00:00Z", until: "2025-11-01T00:00:00Z", environment: .sandbox,
-      policy: Policy(sandboxProfile: .testFlight), product: "yearly")
+      policy: validPolicy { try Policy(sandboxProfile: .testFlight) }, product: "yearly")
     #expect(timeline.entries.count == 7)
     #expect(timeline.entries.last?.expiresDate == instant("2025-10-08T00:00:00Z"))
   }

@@ -22,6 +22,6 @@ extension EntitlementEvaluation {
     -> [ReadableRelease]
   {
     ReleaseRules.readable(
-      releases, in: self, asOf: instant ?? .distantFuture, unlockAtStart: unlockAtStart)
+      releases, in: timeline, asOf: instant ?? .distantFuture, unlockAtStart: unlockAtStart)
   }
 }

@@ -8,19 +8,14 @@
 /// ```
 public struct Evaluation: Hashable, Sendable {
   /// One evaluation per entitlement, ordered by entitlement id.
-  public var entitlements: [EntitlementEvaluation]
+  public let entitlements: [EntitlementEvaluation]
   /// Purchases that unlock no entitlement (consumables, untyped entries), in purchase order.
-  public var purchaseEvents: [PurchaseEvent]
+  public let purchaseEvents: [PurchaseEvent]
   /// Every problem found in the input, in a fixed order. Includes each entitlement's own.
-  public var diagnostics: [Diagnostic]
+  public let diagnostics: [Diagnostic]
 
-  /// Creates an evaluation.
-  ///
-  /// - Parameters:
-  ///   - entitlements: One evaluation per entitlement.
-  ///   - purchaseEvents: Purchases that unlock no entitlement.
-  ///   - diagnostics: Every problem found in the input.
-  public init(
+  /// An evaluation, as ``Evaluator`` makes it.
+  init(
     entitlements: [EntitlementEvaluation], purchaseEvents: [PurchaseEvent],
     diagnostics: [Diagnostic]
   ) {

@@ -10,7 +10,7 @@
 /// FixedDuration.minutes(5) < .hours(1)  // true
 /// try FixedDuration(iso8601: "PT5M")    // 5 minutes
 /// ```
-public struct FixedDuration: Hashable, Comparable, Sendable {
+public struct FixedDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The length in milliseconds.
   public var milliseconds: Int64
 
@@ -49,6 +49,9 @@ public struct FixedDuration: Hashable, Comparable, Sendable {
   public static func days(_ count: Int64) -> FixedDuration {
     FixedDuration(milliseconds: count.multipliedSaturating(by: 86_400_000))
   }
+
+  /// The length in milliseconds, as `"5184000000 ms"`.
+  public var description: String { "\(milliseconds) ms" }
 
   /// Orders lengths: the shorter first.
   public static func < (lhs: FixedDuration, rhs: FixedDuration) -> Bool {

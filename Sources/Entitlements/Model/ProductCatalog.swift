@@ -6,19 +6,19 @@
 ///
 /// ```swift
 /// let catalog = ProductCatalog([
-///   Product(id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+///   CatalogProduct(id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
 ///           entitlement: "premium"),
-///   Product(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+///   CatalogProduct(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
 /// ])
 /// catalog["lifetime"]?.entitlement  // "premium"
 /// ```
 public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
-  public private(set) var products: [ProductID: Product]
+  public private(set) var products: [ProductID: CatalogProduct]
   /// The same products sorted by id: the evaluator keeps the position of each product a
   /// history names (``KnownProducts``) and reads the product here, in place, with no copy.
   /// Derived from ``products``, so equal catalogs have equal lists.
-  let listed: [Product]
+  let listed: [CatalogProduct]
   /// The position in ``listed`` of each id, when there are many products; `nil` for a few,
   /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing
   /// it, and every evaluation looks up the products it meets.
@@ -27,8 +27,8 @@ public struct ProductCatalog: Hashable, Sendable {
   /// Creates a catalog. When an id appears twice, the later product replaces the earlier.
   ///
   /// - Parameter products: The products.
-  public init(_ products: [Product] = []) {
-    var byID: [ProductID: Product] = [:]
+  public init(_ products: [CatalogProduct] = []) {
+    var byID: [ProductID: CatalogProduct] = [:]
     for product in products { byID[product.id] = product }
     self.products = byID
     let listed = byID.values.sorted { $0.id < $1.id }
@@ -45,7 +45,7 @@ public struct ProductCatalog: Hashable, Sendable {
   public var isEmpty: Bool { products.isEmpty }
 
   /// The product with this id, if listed.
-  public subscript(id: ProductID) -> Product? {
+  public subscript(id: ProductID) -> CatalogProduct? {
     position(of: id).map { listed[$0] }
   }
 

@@ -62,6 +62,10 @@ public struct ReceiptEntry: Hashable, Sendable {
   /// evaluator proves that ids increase by comparing the numbers.
   private var transaction: CompactIdentifier
   private var orderLine: CompactIdentifier
+  /// ``transactionID`` as the entry keeps it: a key to compare and hash with no `String` made.
+  var transactionKey: CompactIdentifier { transaction }
+  /// ``webOrderLineItemID`` as the entry keeps it.
+  var orderLineKey: CompactIdentifier { orderLine }
   /// ``transactionID`` as a number (``IdentifierNumber``).
   var transactionNumber: IdentifierNumber { transaction.number }
   /// ``webOrderLineItemID`` as a number (``IdentifierNumber``).
@@ -247,64 +251,32 @@ public struct ReceiptEntry: Hashable, Sendable {
   }
 }
 
-/// `in_app_ownership_type`: who paid for the entry.
-public enum InAppOwnershipType: String, Hashable, Sendable, CaseIterable {
-  /// The customer bought it.
-  case purchased = "PURCHASED"
-  /// A family member shared it through Family Sharing.
-  case familyShared = "FAMILY_SHARED"
-}
-
-/// `cancellation_reason`: why Apple support refunded an entry.
-public enum CancellationReason: String, Hashable, Sendable, CaseIterable {
-  /// Another reason, such as an accidental purchase.
-  case other = "0"
-  /// An actual or perceived issue within the app.
-  case appIssue = "1"
-}
-
 extension ReceiptEntry {
-  /// The fields of an entry that the evaluator's pass reads on its usual path (ids as numbers,
-  /// three dates, the flags), in 41 bytes instead of the entry's 128.
+  /// `in_app_ownership_type` / `inAppOwnershipType`: who paid for the entry, with Apple's raw
+  /// values. Nested, so that it does not collide with the App Store Server Library's
+  /// top-level type of the same name and values.
   ///
-  /// An out-of-order history is read in canonical order: entry by entry, that order is
-  /// scattered over memory, and each entry spans two or three cache lines. Gathered from the
-  /// entries in their own order (one sequential pass) and put in canonical order, these are
-  /// read in order instead (issue: performance; DESIGN.md "Performance").
-  struct Fields {
-    fileprivate let purchaseMilliseconds: Int64
-    fileprivate let expiresMilliseconds: Int64
-    fileprivate let cancellationMilliseconds: Int64
-    /// ``ReceiptEntry/transactionNumber``.
-    let transactionNumber: IdentifierNumber
-    /// ``ReceiptEntry/orderLineNumber``.
-    let orderLineNumber: IdentifierNumber
-    fileprivate let flags: Flags
-
-    /// ``ReceiptEntry/purchaseDate``.
-    var purchaseDate: Instant? { flags.date(purchaseMilliseconds, if: .hasPurchase) }
-    /// ``ReceiptEntry/expiresDate``.
-    var expiresDate: Instant? { flags.date(expiresMilliseconds, if: .hasExpires) }
-    /// ``ReceiptEntry/cancellationDate``.
-    var cancellationDate: Instant? { flags.date(cancellationMilliseconds, if: .hasCancellation) }
-    /// ``ReceiptEntry/isTrialPeriod``.
-    var isTrialPeriod: Bool { flags.contains(.trial) }
-    /// ``ReceiptEntry/isInIntroOfferPeriod``.
-    var isInIntroOfferPeriod: Bool { flags.contains(.introOffer) }
-    /// ``ReceiptEntry/isUpgraded``.
-    var isUpgraded: Bool { flags.contains(.upgraded) }
-    /// ``ReceiptEntry/isRefunded``.
-    var isRefunded: Bool { cancellationDate != nil && !isUpgraded }
+  /// ```swift
+  /// ReceiptEntry.InAppOwnershipType(rawValue: "FAMILY_SHARED")  // .familyShared
+  /// ```
+  public enum InAppOwnershipType: String, Hashable, Sendable, CaseIterable {
+    /// The customer bought it.
+    case purchased = "PURCHASED"
+    /// A family member shared it through Family Sharing.
+    case familyShared = "FAMILY_SHARED"
   }
 
-  /// This entry's ``Fields``.
-  var fields: Fields {
-    @inline(__always) get {
-      Fields(
-        purchaseMilliseconds: purchaseMilliseconds, expiresMilliseconds: expiresMilliseconds,
-        cancellationMilliseconds: cancellationMilliseconds, transactionNumber: transactionNumber,
-        orderLineNumber: orderLineNumber, flags: flags)
-    }
+  /// `cancellation_reason` / `revocationReason`: why Apple support refunded an entry, with
+  /// Apple's raw values as verifyReceipt writes them (`"0"`, `"1"`).
+  ///
+  /// ```swift
+  /// ReceiptEntry.CancellationReason(rawValue: "1")  // .appIssue
+  /// ```
+  public enum CancellationReason: String, Hashable, Sendable, CaseIterable {
+    /// 0: another reason, such as an accidental purchase.
+    case other = "0"
+    /// 1: an actual or perceived issue within the app.
+    case appIssue = "1"
   }
 }
 
@@ -332,7 +304,7 @@ extension ReceiptEntry {
     }
 
     /// The instant `milliseconds` stands for when `flag` says the date is present: the one
-    /// reading of a stored date, for the entry and its ``ReceiptEntry/Fields``.
+    /// reading of a stored date.
     @inline(__always)
     func date(_ milliseconds: Int64, if flag: Flags) -> Instant? {
       contains(flag) ? Instant(millisecondsSince1970: milliseconds) : nil

@@ -64,3 +64,61 @@ public struct RenewalInfo: Hashable, Sendable {
     rawExpirationIntent.flatMap(ExpirationIntent.init(rawValue:))
   }
 }
+
+extension RenewalInfo {
+  /// `expiration_intent` / `expirationIntent`: why a subscription expired, as Apple reports it
+  /// (SPEC §3), with Apple's case names and raw values.
+  ///
+  /// Nested, so that it does not collide with the App Store Server Library's top-level
+  /// `ExpirationIntent` (the same values): convert with
+  /// `RenewalInfo.ExpirationIntent(rawValue: Int(theirs.rawValue))`.
+  ///
+  /// ```swift
+  /// RenewalInfo.ExpirationIntent(rawValue: 2)  // .billingError
+  /// RenewalInfo.ExpirationIntent(rawValue: 9)  // nil: keep the raw value, read it as unknown
+  /// ```
+  public enum ExpirationIntent: Int, Hashable, Sendable, CaseIterable {
+    /// 1: the customer cancelled (turned auto-renew off).
+    case customerCancelled = 1
+    /// 2: a billing error, such as an expired card.
+    case billingError = 2
+    /// 3: the customer did not consent to a price increase.
+    case customerDidNotConsentToPriceIncrease = 3
+    /// 4: the product was not available for purchase at the time of renewal.
+    case productNotAvailable = 4
+    /// 5: another reason.
+    case other = 5
+  }
+}
+
+extension RenewalInfo {
+  /// A fixed order of renewal infos by their fields, for choosing one of several that
+  /// disagree: `auto_renew_status`, `expiration_intent`, `is_in_billing_retry_period`,
+  /// `grace_period_expires_date`, `price_consent_status` (absent first, then `false` before
+  /// `true` and by value), then `product_id` and `auto_renew_product_id`.
+  ///
+  /// ```swift
+  /// let off = RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)
+  /// let on = RenewalInfo(originalTransactionID: "1", autoRenewStatus: true)
+  /// RenewalInfo.precedes(off, on)  // true
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - a: Renewal info.
+  ///   - b: Other renewal info.
+  /// - Returns: Whether `a` comes first; `false` for infos equal in these fields.
+  public static func precedes(_ a: RenewalInfo, _ b: RenewalInfo) -> Bool {
+    func key(_ flag: Bool?) -> Int { flag.map { $0 ? 2 : 1 } ?? 0 }
+    let left = (
+      key(a.autoRenewStatus), a.rawExpirationIntent ?? .min, key(a.isInBillingRetryPeriod),
+      a.gracePeriodExpiresDate?.millisecondsSince1970 ?? .min, key(a.priceConsentStatus)
+    )
+    let right = (
+      key(b.autoRenewStatus), b.rawExpirationIntent ?? .min, key(b.isInBillingRetryPeriod),
+      b.gracePeriodExpiresDate?.millisecondsSince1970 ?? .min, key(b.priceConsentStatus)
+    )
+    if left != right { return left < right }
+    return (a.productID?.rawValue ?? "", a.autoRenewProductID?.rawValue ?? "")
+      < (b.productID?.rawValue ?? "", b.autoRenewProductID?.rawValue ?? "")
+  }
+}

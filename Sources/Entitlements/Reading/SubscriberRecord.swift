@@ -47,8 +47,9 @@ public struct SubscriberRecord: Hashable, Sendable {
     for info in document.renewalInfo {
       let candidate = Dated(value: info, timestamp: timestamp)
       if let kept = renewalInfo[info.originalTransactionID],
-        (kept.timestamp, String(reflecting: kept.value))
-          >= (candidate.timestamp, String(reflecting: candidate.value))
+        kept.timestamp > candidate.timestamp
+          || (kept.timestamp == candidate.timestamp
+            && !RenewalInfo.precedes(candidate.value, kept.value))
       {
         continue
       }
@@ -75,7 +76,7 @@ public struct SubscriberRecord: Hashable, Sendable {
     let aCancelled = a.value.cancellationDate != nil
     let bCancelled = b.value.cancellationDate != nil
     if aCancelled != bCancelled { return bCancelled }
-    return Deduplication.canonicallyPrecedes(a.value, b.value)
+    return ReceiptEntry.canonicallyPrecedes(a.value, b.value)
   }
 
   /// The record as the input of ``Evaluator/evaluate(_:)``, in a fixed order.
@@ -86,7 +87,7 @@ public struct SubscriberRecord: Hashable, Sendable {
       .mapValues { $0.sorted { $0.upgradedAt < $1.upgradedAt } }
     return PurchaseHistory(
       entries: entries.values.map { Self.markUpgraded($0.value, upgradesBySubscription) }
-        .sorted(by: Deduplication.canonicallyPrecedes),
+        .sorted(by: ReceiptEntry.canonicallyPrecedes),
       renewalInfo: renewalInfo.keys.sorted().compactMap { renewalInfo[$0]?.value },
       billingRecoveries: recoveries.sorted {
         ($0.renewedAt, $0.originalTransactionID) < ($1.renewedAt, $1.originalTransactionID)

@@ -81,7 +81,7 @@ public struct CoverageList: RandomAccessCollection, Hashable, Sendable {
 /// (``init(unevaluated:productType:)``), and ``CoverageRules`` overwrites it in place.
 struct CoverageRecord: Hashable, Sendable {
   private let storedIndex: UInt32
-  let productType: ProductType
+  let productType: ProductKind
   /// 0 covers, 1 ended by upgrade, 2 refund voided, 3 refund ended, 4 invalid.
   private let tag: UInt8
   /// The kind of an invalid entry; `.missingPurchaseDate` for any other.
@@ -89,14 +89,14 @@ struct CoverageRecord: Hashable, Sendable {
   /// Bit 0: the entry gives access at all (a cut can leave nothing); bit 1: the entry is in a
   /// free trial; bit 2: in an introductory offer.
   private var bits: UInt8
-  private let start: Instant
+  private let startInstant: Instant
   private let naturalEnd: Instant
   /// The instant of ``EntryCoverage/Disposition/endedByUpgrade(at:)`` or
   /// ``EntryCoverage/Disposition/refundEndedAt(_:)``.
   private let at: Instant
 
   init(
-    entryIndex: Int, productType: ProductType, interval: Interval?,
+    entryIndex: Int, productType: ProductKind, interval: Interval?,
     disposition: EntryCoverage.Disposition, naturalInterval: Interval?
   ) {
     precondition(
@@ -104,7 +104,7 @@ struct CoverageRecord: Hashable, Sendable {
     storedIndex = UInt32(entryIndex)
     self.productType = productType
     bits = interval != nil ? 1 : 0
-    start = naturalInterval?.start ?? .distantPast
+    startInstant = naturalInterval?.start ?? .distantPast
     naturalEnd = naturalInterval?.end ?? .distantPast
     var kind = Diagnostic.Kind.missingPurchaseDate
     var at = Instant.distantPast
@@ -117,23 +117,44 @@ struct CoverageRecord: Hashable, Sendable {
     }
     self.kind = kind
     self.at = at
-    precondition(
+    assert(
       interval.map { $0.start == naturalInterval?.start && tag != 2 && tag != 4 } ?? true,
       "an interval starts where its natural interval starts, and only a valid entry has one")
-    precondition(
+    assert(
       interval.map { $0.end == storedEnd } ?? true,
       "an interval ends where its disposition says")
   }
 
-  /// A record of an entry not yet evaluated: its index and the type it counts with.
-  init(unevaluated entryIndex: Int, productType: ProductType) {
-    self.init(
-      entryIndex: entryIndex, productType: productType, interval: nil,
-      disposition: .invalid(.missingPurchaseDate), naturalInterval: nil)
+  /// The record of an entry that covers its whole natural interval
+  /// (``EntryCoverage/Disposition/covers``): the usual entry.
+  init(
+    covering entryIndex: Int, productType: ProductKind, interval: Interval, trial: Bool,
+    intro: Bool
+  ) {
+    precondition(
+      entryIndex >= 0 && entryIndex < Int(UInt32.max), "more entries than a history may hold")
+    storedIndex = UInt32(entryIndex)
+    self.productType = productType
+    (tag, kind, at) = (0, .missingPurchaseDate, .distantPast)
+    bits = (interval.isEmpty ? 0 : 1) | (trial ? 2 : 0) | (intro ? 4 : 0)
+    (startInstant, naturalEnd) = (interval.start, interval.end)
   }
 
-  /// The entry's index in the history's deduplicated entries.
+  /// A record of an entry not yet evaluated: its index and the type it counts with.
+  init(unevaluated entryIndex: Int, productType: ProductKind) {
+    precondition(
+      entryIndex >= 0 && entryIndex < Int(UInt32.max), "more entries than a history may hold")
+    storedIndex = UInt32(entryIndex)
+    self.productType = productType
+    (tag, kind, bits) = (4, .missingPurchaseDate, 0)
+    (startInstant, naturalEnd, at) = (.distantPast, .distantPast, .distantPast)
+  }
+
+  /// The entry's index in the history's entries.
   var entryIndex: Int { Int(storedIndex) }
+
+  /// Where the natural interval starts (and the interval, when there is one).
+  var start: Instant { startInstant }
 
   /// Whether the entry gives access at all: ``interval`` is not `nil`.
   var hasInterval: Bool { bits & 1 != 0 }
@@ -160,7 +181,7 @@ struct CoverageRecord: Hashable, Sendable {
   }
 
   /// The instants the entry gives access to.
-  var interval: Interval? { hasInterval ? Interval(start: start, end: storedEnd) : nil }
+  var interval: Interval? { hasInterval ? Interval(start: startInstant, end: storedEnd) : nil }
 
   /// Whether a refund voided or ended the entry (``EntryCoverage/Disposition/refundVoided`` or
   /// ``EntryCoverage/Disposition/refundEndedAt(_:)``): a valid entry whose `cancellation_date`
@@ -168,7 +189,7 @@ struct CoverageRecord: Hashable, Sendable {
   var isRefunded: Bool { tag == 2 || tag == 3 }
 
   /// What the entry would have covered without a refund; `nil` for an invalid entry.
-  var naturalInterval: Interval? { tag == 4 ? nil : Interval(start: start, end: naturalEnd) }
+  var naturalInterval: Interval? { tag == 4 ? nil : Interval(start: startInstant, end: naturalEnd) }
 
   /// Why.
   var disposition: EntryCoverage.Disposition {

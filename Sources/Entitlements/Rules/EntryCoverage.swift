@@ -29,7 +29,7 @@ public struct EntryCoverage: Hashable, Sendable {
   /// The entry.
   public var entry: ReceiptEntry
   /// The product type the entry was evaluated as.
-  public var productType: ProductType
+  public var productType: ProductKind
   /// The instants the entry gives access to; `nil` when it gives none (refunded, invalid, or
   /// upgraded away at its very start).
   public var interval: Interval?
@@ -48,7 +48,7 @@ public struct EntryCoverage: Hashable, Sendable {
   ///   - disposition: Why.
   ///   - naturalInterval: What it would have covered without a refund.
   public init(
-    entry: ReceiptEntry, productType: ProductType, interval: Interval?,
+    entry: ReceiptEntry, productType: ProductKind, interval: Interval?,
     disposition: Disposition, naturalInterval: Interval?
   ) {
     self.entry = entry

@@ -11,49 +11,36 @@ enum LapseRules {
   /// - Parameters:
   ///   - periods: The entitlement's periods, in order.
   ///   - coverage: The entitlement's coverage.
-  ///   - refunded: The natural intervals of the refunded coverage, in any order (the coverage
-  ///     rules gather them: ``CoverageRules/Cursor/refunded``).
   ///   - renewalInfo: Renewal info by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
-  ///   - lastEnds: The latest end of the coverage of each subscription that has any, when the
-  ///     caller noted them as it made the coverage (the evaluator's pass:
-  ///     ``EntitlementGroup/subscriptionEnds``); when `nil`, found by a pass over the
-  ///     coverage.
   /// - Returns: One lapse per gap between two periods.
   /// - Complexity: O(p + r log r + s log s) for p periods, r refunds and s subscriptions,
-  ///   plus one pass over the coverage when there is renewal info and no `lastEnds`.
+  ///   plus one pass over the coverage.
   static func lapses(
-    between periods: [ActivePeriod], coverage: CoverageList, refunded: [Interval],
-    renewalInfo: RenewalInfoTable, recoveries: [BillingRecovery],
-    billingRetryAfter: (Int) -> FixedDuration,
-    lastEnds: [(OriginalTransactionID, Instant)]?
+    between periods: [ActivePeriod], coverage: CoverageList, renewalInfo: RenewalInfoTable,
+    recoveries: [BillingRecovery], billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
-    // Refunded spans sorted by start, and the latest end of those starting before a gap's
-    // end: "does any refunded span meet this gap" is then one comparison.
-    var refunded = refunded
-    if !refunded.indices.dropFirst().allSatisfy({ refunded[$0 - 1].start <= refunded[$0].start }) {
+    // What refunded entries would have covered, by start; and the latest end of those
+    // starting before a gap's end: "does any refunded span meet this gap" is then one
+    // comparison.
+    var refunded: [Interval] = []
+    for record in coverage.records where record.isRefunded {
+      if let natural = record.naturalInterval { refunded.append(natural) }
+    }
+    if zip(refunded, refunded.dropFirst()).contains(where: { $0.start > $1.start }) {
       refunded.sort { $0.start < $1.start }
     }
-    // Renewal info applies to the gaps after a subscription's last coverage; without renewal
-    // info there is nothing to look up, and the coverage is not read.
+    // Renewal info applies to the gaps after a subscription's last coverage, in order of
+    // those ends (then by subscription): gaps come in order, so the ends at a gap's start are
+    // found by a cursor.
     var lastEndings: [(OriginalTransactionID, Instant)] = []
     if !renewalInfo.isEmpty {
-      lastEndings = lastEnds ?? Self.lastEndBySubscription(coverage).map { ($0.key, $0.value) }
-      // A subscription noted twice (which the pass never does) makes the two differ.
-      assert(
-        lastEnds.map {
-          Dictionary($0, uniquingKeysWith: { _, _ in .distantPast })
-            == Self.lastEndBySubscription(coverage)
-        } ?? true,
-        "the ends noted by the evaluator's pass are the coverage's")
+      lastEndings = lastEndBySubscription(coverage).sorted { ($0.1, $0.0) < ($1.1, $1.0) }
     }
-    // The subscriptions' last ends in order (then by subscription): gaps come in order, so the
-    // ends at a gap's start are found by a cursor, with no lookup per gap.
-    if lastEndings.count > 1 { lastEndings.sort { ($0.1, $0.0) < ($1.1, $1.0) } }
     var nextEnding = 0
-    let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
+    let recoveryInstants = recoveries.map(\.renewedAt).sorted()
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: two cursors instead of a search per gap.
     var startingBefore = 0
@@ -64,7 +51,6 @@ enum LapseRules {
     var lapses: [Lapse] = []
     lapses.reserveCapacity(periods.count - 1)
     for index in periods.indices.dropLast() {
-      // Intervals read in place: a period copied out retains its ids and members.
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       // The renewal infos of the subscriptions whose coverage ends for good at the gap.
       var infos: [RenewalInfo] = []
@@ -96,35 +82,32 @@ enum LapseRules {
     return lapses
   }
 
-  /// The latest end of the coverage of each subscription that has any: one pass over the
-  /// coverage, reading each record's entry.
-  static func lastEndBySubscription(_ coverage: CoverageList) -> [OriginalTransactionID: Instant] {
-    var lastEndBySubscription: [OriginalTransactionID: Instant] = [:]
-    coverage.entries.withUnsafeBufferPointer { source in
-      // The current run of one subscription, its id's bytes and its latest end: an entry of
-      // the same subscription usually holds the same string (the byte reader shares one),
-      // recognised with no copy of it.
-      var run: OriginalTransactionID?
-      var runBits: (UInt64, UInt64) = (0, 0)
-      var runEnd = Instant.distantPast
-      for item in coverage.records {
-        guard let interval = item.interval else { continue }
-        let id = source[item.entryIndex].originalTransactionID
-        let bits = id.storageBits
-        if run != nil, bits == runBits || id == run {
-          runEnd = max(runEnd, interval.end)
-          continue
-        }
-        if let run {
-          lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
-        }
-        (run, runBits, runEnd) = (id, bits, interval.end)
+  /// The latest end of the coverage of each subscription that has any.
+  static func lastEndBySubscription(_ coverage: CoverageList) -> [(OriginalTransactionID, Instant)]
+  {
+    // Entries of one subscription come in runs, and most histories name one subscription:
+    // the previous entry's is tried first, and a table is made for a second subscription.
+    var ends: [(OriginalTransactionID, Instant)] = []
+    var positions: [OriginalTransactionID: Int] = [:]
+    var previous: Int?
+    for record in coverage.records {
+      guard let interval = record.interval else { continue }
+      let id = coverage.entries[record.entryIndex].originalTransactionID
+      let position: Int
+      if let previous, ends[previous].0 == id {
+        position = previous
+      } else if let found = positions[id] ?? (ends.count == 1 && ends[0].0 == id ? 0 : nil) {
+        position = found
+      } else {
+        if ends.count == 1 { positions[ends[0].0] = 0 }
+        position = ends.count
+        ends.append((id, interval.end))
+        if position > 0 { positions[id] = position }
       }
-      if let run {
-        lastEndBySubscription[run] = max(lastEndBySubscription[run] ?? runEnd, runEnd)
-      }
+      ends[position].1 = max(ends[position].1, interval.end)
+      previous = position
     }
-    return lastEndBySubscription
+    return ends
   }
 
   private static func cause(
@@ -150,9 +133,9 @@ enum LapseRules {
     if info.isInBillingRetryPeriod == true { return .billingError }
     switch info.expirationIntent {
     case .billingError: return .billingError
-    case .declinedPriceIncrease: return .priceIncrease
+    case .customerDidNotConsentToPriceIncrease: return .priceIncrease
     case .customerCancelled: return .voluntary
-    case .productUnavailable, .unknown: return .unknown
+    case .productNotAvailable, .other: return .unknown
     case nil:
       if info.priceConsentStatus == false { return .priceIncrease }
       if info.autoRenewStatus == false { return .voluntary }

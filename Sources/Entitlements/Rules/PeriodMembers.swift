@@ -4,9 +4,10 @@
 ///
 /// A period made by the evaluator does not copy its entries' ids: it refers to the
 /// evaluation's entries, records and layout (shared by every period), a range of the layout
-/// and the coverage index ending the period, and builds each id when read (issue:
-/// performance; at 10⁶ entries, reading the last entry's id while building the periods was a
-/// cache miss per period). ``ActivePeriod/transactionIDs`` reads it as an array and
+/// and the coverage index ending the period, and builds each id when read. Apple's 16-digit
+/// ids are kept as numbers by the entries (``CompactIdentifier``): making every period's ids
+/// as strings up front would allocate one string per entry in every evaluation, for a list
+/// most callers never read. ``ActivePeriod/transactionIDs`` reads it as an array and
 /// ``ActivePeriod/lastTransactionID`` reads ``last``.
 ///
 /// ```swift
@@ -34,7 +35,7 @@ struct PeriodMembers: Collection, Hashable, Sendable {
 
     /// The record at `position` of the order of start (``PeriodRules/Layout/coverageIndex(at:)``).
     func record(at position: Int) -> CoverageRecord {
-      records[PeriodRules.Layout.coverageIndex(at: position, in: order)]
+      records[order?[position] ?? position]
     }
   }
 

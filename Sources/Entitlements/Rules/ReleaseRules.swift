@@ -15,12 +15,12 @@
 ///   releases at one date and 20 000 periods took 0.42 s.)
 enum ReleaseRules {
   static func readable(
-    _ releases: [Release], in evaluation: EntitlementEvaluation, asOf instant: Instant,
+    _ releases: [Release], in timeline: EntitlementTimeline, asOf instant: Instant,
     unlockAtStart: Int
   ) -> [ReadableRelease] {
     func precedes(_ a: Release, _ b: Release) -> Bool { (a.date, a.id) < (b.date, b.id) }
     func applies(_ release: Release) -> Bool {
-      release.entitlement == nil || release.entitlement == evaluation.id
+      release.entitlement == nil || release.entitlement == timeline.id
     }
     // Shared, not copied, when every release applies (a calendar for one entitlement).
     var sorted = releases.allSatisfy(applies) ? releases : releases.filter(applies)
@@ -37,8 +37,8 @@ enum ReleaseRules {
     // only move forward with the periods, so what lies before it was marked already.
     var unlockedAtStartEnd = 0
     // Intervals are read in place: iterating the periods would copy each one out.
-    for index in evaluation.periods.indices {
-      let interval = evaluation.periods[index].interval
+    for index in timeline.periods.indices {
+      let interval = timeline.periods[index].interval
       guard interval.start <= instant else { continue }
       let start = interval.start
       // The latest `unlockAtStart` release dates at or before the start: a search per date.
@@ -58,9 +58,9 @@ enum ReleaseRules {
         .unlockedAtStart(periodStart: start))
       unlockedAtStartEnd = max(unlockedAtStartEnd, high)
     }
-    if let grace = evaluation.gracePeriod,
-      !evaluation.periods.isEmpty,
-      evaluation.periods[evaluation.periods.count - 1].interval.end == grace.start
+    if let grace = timeline.gracePeriod,
+      !timeline.periods.isEmpty,
+      timeline.periods[timeline.periods.count - 1].interval.end == grace.start
     {
       unlock(span(of: grace, upTo: instant, in: sorted), .releasedInGracePeriod(grace))
     }

@@ -2,67 +2,49 @@
 /// look up by `original_transaction_id` (SPEC §5: renewal info describes the time after its
 /// subscription's last entry).
 ///
-/// A history has one renewal info per subscription it names, usually one: a list searched in
-/// order finds it with a comparison or two, where a dictionary hashed the id's text at every
-/// lookup and allocated a table per evaluation (issue: performance; with renewal info, an
-/// evaluation of 24 entries took half again as many instructions as one without). Past
-/// ``linearLimit`` infos, a lookup is a binary search.
-///
 /// ```swift
 /// var diagnostics: [Diagnostic] = []
 /// let table = RenewalInfoTable(infos, diagnostics: &diagnostics)
 /// table["1000000000000001"]?.autoRenewStatus  // false
 /// ```
 struct RenewalInfoTable {
-  /// How many infos are searched in order; more are searched by halves.
-  static let linearLimit = 8
-
   /// The infos, one per subscription, in order of ``RenewalInfo/originalTransactionID``.
   let infos: [RenewalInfo]
 
-  private init(sortedUnique infos: [RenewalInfo]) {
-    self.infos = infos
-  }
-
-  /// One renewal info per subscription of `infos`, in any order. Duplicates that disagree keep
-  /// a fixed one (the least by its debug description, so that the input's order never changes
-  /// the answer) and are reported in `diagnostics`, one per subscription in order.
+  /// One renewal info per subscription of `infos`, in any order. Infos of one subscription
+  /// that disagree keep the first in a fixed order of their fields
+  /// (``RenewalInfo/precedes(_:_:)``), so that the input's order never changes the answer, and
+  /// are reported in `diagnostics`.
   init(_ infos: [RenewalInfo], diagnostics: inout [Diagnostic]) {
     guard infos.count > 1 else {
-      self.init(sortedUnique: infos)
+      self.infos = infos
       return
     }
-    var sorted = infos
-    if !infos.indices.dropFirst().allSatisfy({
-      infos[$0 - 1].originalTransactionID < infos[$0].originalTransactionID
-    }) {
-      sorted.sort { $0.originalTransactionID < $1.originalTransactionID }
+    let sorted = infos.sorted {
+      $0.originalTransactionID != $1.originalTransactionID
+        ? $0.originalTransactionID < $1.originalTransactionID : RenewalInfo.precedes($0, $1)
     }
     var unique: [RenewalInfo] = []
-    unique.reserveCapacity(sorted.count)
-    var start = 0
-    while start < sorted.count {
-      let subscription = sorted[start].originalTransactionID
-      var end = start + 1
-      while end < sorted.count, sorted[end].originalTransactionID == subscription { end += 1 }
-      let run = sorted[start..<end]
-      guard let first = run.first, run.contains(where: { $0 != first }) else {
-        unique.append(sorted[start])
-        start = end
+    for info in sorted {
+      guard let kept = unique.last, kept.originalTransactionID == info.originalTransactionID
+      else {
+        unique.append(info)
         continue
       }
-      let kept = run.min { String(reflecting: $0) < String(reflecting: $1) } ?? first
-      unique.append(kept)
-      diagnostics.append(
-        Diagnostic(
-          .conflictingRenewalInfo, originalTransactionID: subscription,
-          field: "pending_renewal_info",
-          message:
-            "several renewal infos disagree; one was kept. Give only the newest "
-            + "(the subscriber record of the reading layer does this)"))
-      start = end
+      guard kept != info else { continue }
+      if diagnostics.last?.originalTransactionID != info.originalTransactionID
+        || diagnostics.last?.kind != .conflictingRenewalInfo
+      {
+        diagnostics.append(
+          Diagnostic(
+            .conflictingRenewalInfo, originalTransactionID: info.originalTransactionID,
+            field: "pending_renewal_info",
+            message:
+              "several renewal infos disagree; one was kept. Give only the newest "
+              + "(the subscriber record of the reading layer does this)"))
+      }
     }
-    self.init(sortedUnique: unique)
+    self.infos = unique
   }
 
   /// Whether there is no renewal info.
@@ -70,14 +52,6 @@ struct RenewalInfoTable {
 
   /// The renewal info of `subscription`, if any.
   subscript(subscription: OriginalTransactionID) -> RenewalInfo? {
-    // Ids are compared in place, and only the info found is copied (a copy retains its
-    // strings).
-    guard infos.count > Self.linearLimit else {
-      for index in infos.indices where infos[index].originalTransactionID == subscription {
-        return infos[index]
-      }
-      return nil
-    }
     let position = infos.partitionPoint { $0.originalTransactionID >= subscription }
     guard position < infos.count, infos[position].originalTransactionID == subscription else {
       return nil

@@ -14,15 +14,15 @@
 /// 6. `expired`: `billingRetryExhausted` past that window, else from `expiration_intent`,
 ///    else `unknown`.
 enum StatusRules {
-  static func status(at instant: Instant, of evaluation: EntitlementEvaluation) -> Status {
-    let periods = evaluation.periods
+  static func status(at instant: Instant, of timeline: EntitlementTimeline) -> EntitlementStatus {
+    let periods = timeline.periods
     let started = lastIndex(in: periods, atOrBefore: instant) { $0.interval.start }
     if let started, periods[started].interval.contains(instant) {
-      return .active(activeStatus(at: instant, periodIndex: started, of: evaluation))
+      return .active(activeStatus(at: instant, periodIndex: started, of: timeline))
     }
     // Coverage is in purchase order, entries without a purchase date first.
-    let coverage = evaluation.coverage.records
-    let source = evaluation.coverage.entries
+    let coverage = timeline.coverage.records
+    let source = timeline.coverage.entries
     guard
       let latest = lastIndex(
         in: coverage, atOrBefore: instant,
@@ -36,58 +36,54 @@ enum StatusRules {
       first -= 1
     }
     // The latest purchases all refunded: revoked. Read in place, not copied out.
-    let revoked = source.withUnsafeBufferPointer { source -> (TransactionID, Instant)? in
-      guard coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRefunded }),
-        let revokedAt = source[coverage[first].entryIndex].cancellationDate
-      else { return nil }
-      return (source[coverage[first].entryIndex].transactionID, revokedAt)
-    }
-    if let (transactionID, revokedAt) = revoked {
-      return .revoked(transactionID: transactionID, revokedAt: revokedAt)
+    if coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRefunded }),
+      let revokedAt = source[coverage[first].entryIndex].cancellationDate
+    {
+      return .revoked(
+        transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt)
     }
     guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
-      return .expired(expiredAt: expiry, reason: reason(for: evaluation.lapses[ended].cause))
+      return .expired(expiredAt: expiry, reason: reason(for: timeline.lapses[ended].cause))
     }
     // Renewal info describes the time after the last purchase. Before a later purchase that
     // covers nothing (refunded, invalid), the instant is in a gap it does not describe.
     if latest < coverage.count - 1 {
       return .expired(expiredAt: expiry, reason: .unknown)
     }
-    let retryEnd = expiry + evaluation.billingRetryLimit
+    let retryEnd = expiry + timeline.billingRetryLimit
     // The grace of any of the entitlement's subscriptions (EntitlementEvaluation.gracePeriod).
-    if let grace = evaluation.gracePeriod, instant < grace.end {
+    if let grace = timeline.gracePeriod, instant < grace.end {
       return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd)
     }
-    // The renewal info's fields are read in place: a copy of it retains its strings.
-    if evaluation.renewalInfo?.isInBillingRetryPeriod == true {
+    if timeline.renewalInfo?.isInBillingRetryPeriod == true {
       return instant < retryEnd
         ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
         : .expired(expiredAt: expiry, reason: .billingRetryExhausted)
     }
     return .expired(
-      expiredAt: expiry, reason: reason(for: evaluation.renewalInfo?.expirationIntent))
+      expiredAt: expiry, reason: reason(for: timeline.renewalInfo?.expirationIntent))
   }
 
   private static func activeStatus(
-    at instant: Instant, periodIndex: Int, of evaluation: EntitlementEvaluation
+    at instant: Instant, periodIndex: Int, of timeline: EntitlementTimeline
   ) -> ActiveStatus {
-    let interval = evaluation.periods[periodIndex].interval  // in place: no copy of the period
-    let layout = evaluation.layout
+    let interval = timeline.periods[periodIndex].interval  // in place: no copy of the period
+    let layout = timeline.layout
     // The entry giving access: the latest-purchased one covering the instant (coverage
     // indices are in purchase order). A period merged by minimumLapse may have instants no
     // entry covers: then its last entry.
-    let coverage = evaluation.coverage.records
+    let coverage = timeline.coverage.records
     var giving = -1
     for position in layout.spans[periodIndex].range {
       let index = layout.coverageIndex(at: position)
       if index > giving, coverage[index].interval?.contains(instant) == true { giving = index }
     }
-    let last = layout.spans[periodIndex].ending.coverageIndex
-    let entry = evaluation.coverage.entry(at: giving >= 0 ? giving : last)
-    let isLast = periodIndex == evaluation.periods.count - 1
-    let endsAutoRenewing = coverage[last].productType == .autoRenewable
+    let last = layout.spans[periodIndex].ending
+    let entry = timeline.coverage.entry(at: giving >= 0 ? giving : last)
+    let isLast = periodIndex == timeline.periods.count - 1
+    let endsAutoRenewing = layout.spans[periodIndex].endingType == .autoRenewable
     let offer: ActiveStatus.Offer? =
       entry.isTrialPeriod
       ? .freeTrial : entry.isInIntroOfferPeriod ? .introductory : nil
@@ -95,12 +91,12 @@ enum StatusRules {
       periodStart: interval.start, expiresAt: interval.end,
       transactionID: entry.transactionID, productID: entry.productID,
       willRenew: isLast
-        ? (endsAutoRenewing ? evaluation.renewalInfo?.autoRenewStatus : false) : nil,
-      nextProductID: isLast && endsAutoRenewing ? evaluation.renewalInfo?.autoRenewProductID : nil,
+        ? (endsAutoRenewing ? timeline.renewalInfo?.autoRenewStatus : false) : nil,
+      nextProductID: isLast && endsAutoRenewing ? timeline.renewalInfo?.autoRenewProductID : nil,
       offer: offer)
   }
 
-  static func reason(for cause: LapseCause) -> ExpirationReason {
+  static func reason(for cause: LapseCause) -> ExpiryReason {
     switch cause {
     case .refund: .refund
     case .billingError: .billingError
@@ -110,13 +106,13 @@ enum StatusRules {
     }
   }
 
-  static func reason(for intent: ExpirationIntent?) -> ExpirationReason {
+  static func reason(for intent: RenewalInfo.ExpirationIntent?) -> ExpiryReason {
     switch intent {
     case .customerCancelled: .voluntary
     case .billingError: .billingError
-    case .declinedPriceIncrease: .priceIncrease
-    case .productUnavailable: .productUnavailable
-    case .unknown, nil: .unknown
+    case .customerDidNotConsentToPriceIncrease: .priceIncrease
+    case .productNotAvailable: .productUnavailable
+    case .other, nil: .unknown
     }
   }
 

@@ -6,9 +6,9 @@
 /// ```
 public struct PurchaseEvent: Hashable, Sendable {
   /// The entry.
-  public var entry: ReceiptEntry
-  /// The type, when the catalog gives it (``ProductType/consumable``); `nil` when unknown.
-  public var productType: ProductType?
+  public let entry: ReceiptEntry
+  /// The type, when the catalog gives it (``ProductKind/consumable``); `nil` when unknown.
+  public let productType: ProductKind?
 
   /// The product bought.
   public var productID: ProductID { entry.productID }
@@ -18,7 +18,7 @@ public struct PurchaseEvent: Hashable, Sendable {
   /// - Parameters:
   ///   - entry: The entry.
   ///   - productType: The type, when known.
-  public init(entry: ReceiptEntry, productType: ProductType?) {
+  public init(entry: ReceiptEntry, productType: ProductKind?) {
     self.entry = entry
     self.productType = productType
   }

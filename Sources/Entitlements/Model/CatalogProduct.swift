@@ -1,15 +1,15 @@
 /// One product of the catalog: what it is, how long it lasts, what it unlocks (SPEC §2).
 ///
 /// ```swift
-/// let monthly = Product(
+/// let monthly = CatalogProduct(
 ///   id: "com.example.magazine.monthly", type: .autoRenewable,
 ///   duration: CalendarPeriod(1, .month), entitlement: "magazine")
 /// ```
-public struct Product: Hashable, Sendable {
+public struct CatalogProduct: Hashable, Sendable {
   /// The App Store product identifier.
   public var id: ProductID
   /// The kind of product.
-  public var type: ProductType
+  public var type: ProductKind
   /// The subscription length (`P1M`): required for non-renewing subscriptions, informative for
   /// auto-renewable ones (their coverage comes from `expires_date`, never from this).
   public var duration: CalendarPeriod?
@@ -24,7 +24,7 @@ public struct Product: Hashable, Sendable {
   ///   - duration: The subscription length, if any.
   ///   - entitlement: What the product unlocks; the product id when omitted.
   public init(
-    id: ProductID, type: ProductType, duration: CalendarPeriod? = nil,
+    id: ProductID, type: ProductKind, duration: CalendarPeriod? = nil,
     entitlement: EntitlementID? = nil
   ) {
     self.id = id

@@ -6,7 +6,7 @@
 /// status?.state       // .expired
 /// status?.isEntitled  // false
 /// ```
-public enum Status: Hashable, Sendable {
+public enum EntitlementStatus: Hashable, Sendable {
   /// Inside an active period (rule 1).
   case active(ActiveStatus)
   /// After the last period, before `grace_period_expires_date` (rule 4). Access continues.
@@ -16,7 +16,7 @@ public enum Status: Hashable, Sendable {
   case billingRetry(expiredAt: Instant, retryEndsAt: Instant)
   /// Nothing covers the instant (rule 6, or inside an earlier lapse). `expiredAt` is the end
   /// of the latest period before the instant, `nil` when no entry ever covered anything.
-  case expired(expiredAt: Instant?, reason: ExpirationReason)
+  case expired(expiredAt: Instant?, reason: ExpiryReason)
   /// Nothing covers the instant and the latest purchase at or before it was refunded or
   /// revoked (rule 2).
   case revoked(transactionID: TransactionID, revokedAt: Instant)
@@ -24,7 +24,7 @@ public enum Status: Hashable, Sendable {
   case notSubscribed
 
   /// The state without its details.
-  public var state: SubscriptionState {
+  public var state: EntitlementState {
     switch self {
     case .active: .active
     case .gracePeriod: .gracePeriod
@@ -64,8 +64,8 @@ public enum Status: Hashable, Sendable {
     return nil
   }
 
-  /// Why the subscription expired, when expired; ``ExpirationReason/refund`` when revoked.
-  public var reason: ExpirationReason? {
+  /// Why the subscription expired, when expired; ``ExpiryReason/refund`` when revoked.
+  public var reason: ExpiryReason? {
     switch self {
     case .expired(_, let reason): reason
     case .revoked: .refund
@@ -81,7 +81,7 @@ public enum Status: Hashable, Sendable {
 }
 
 /// The six states of SPEC §5, without details.
-public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {
+public enum EntitlementState: String, Hashable, Sendable, CaseIterable {
   /// Inside an active period.
   case active
   /// After expiry, inside the billing grace period: access continues.
@@ -97,7 +97,7 @@ public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Why a subscription is expired (SPEC §5 rule 6).
-public enum ExpirationReason: String, Hashable, Sendable, CaseIterable {
+public enum ExpiryReason: String, Hashable, Sendable, CaseIterable {
   /// The customer cancelled (`expiration_intent` 1).
   case voluntary
   /// A billing error (`expiration_intent` 2), or a lapse caused by one.

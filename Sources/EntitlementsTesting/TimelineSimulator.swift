@@ -1,3 +1,5 @@
+import Entitlements
+
 /// Produces the receipt entries and renewal info the App Store would produce for one customer
 /// of one auto-renewable subscription, from a start and a short list of ``CustomerEvent``s.
 ///
@@ -93,8 +95,8 @@ public struct TimelineSimulator: Sendable {
     let simulator: TimelineSimulator
     var entries: [ReceiptEntry] = []
     var recoveries: [BillingRecovery] = []
-    var product: Product
-    var nextProduct: Product
+    var product: CatalogProduct
+    var nextProduct: CatalogProduct
     var anchor = Instant.distantPast
     var periodsSinceAnchor = 0
     var isActive = false
@@ -116,7 +118,7 @@ public struct TimelineSimulator: Sendable {
     var originalTransactionID: OriginalTransactionID { "1" }
 
     /// The end of the n-th period from the anchor.
-    func end(of product: Product, anchor: Instant, periods: Int) throws(SimulationError)
+    func end(of product: CatalogProduct, anchor: Instant, periods: Int) throws(SimulationError)
       -> Instant
     {
       guard let duration = product.duration else {
@@ -143,7 +145,7 @@ public struct TimelineSimulator: Sendable {
     }
 
     mutating func addEntry(
-      _ product: Product, from start: Instant, to end: Instant
+      _ product: CatalogProduct, from start: Instant, to end: Instant
     ) {
       let number = entries.count + 1
       entries.append(
@@ -288,7 +290,7 @@ public struct TimelineSimulator: Sendable {
     }
   }
 
-  fileprivate func product(_ id: ProductID) throws(SimulationError) -> Product {
+  fileprivate func product(_ id: ProductID) throws(SimulationError) -> CatalogProduct {
     guard let product = catalog[id] else {
       throw SimulationError("product \(id) is not in the catalog")
     }
@@ -299,11 +301,16 @@ public struct TimelineSimulator: Sendable {
   }
 
   /// The retry and grace lengths after an expiry of `product`, scaled in the sandbox.
-  fileprivate func windowLengths(for product: Product) -> (
+  fileprivate func windowLengths(for product: CatalogProduct) -> (
     retry: FixedDuration, grace: FixedDuration?
   ) {
-    let retry = policy.windowLengths(in: environment) { product.duration }.billingRetry
-    guard policy.scalesWindows(in: environment) else { return (retry, gracePeriod) }
-    return (retry, gracePeriod.map { policy.sandboxProfile.scaled($0, for: product.duration) })
+    let production = WindowLengths(billingRetryLimit: policy.billingRetryLimit)
+    guard environment.acceleratesTime, policy.scalesSandboxWindows else {
+      return (production.billingRetry, gracePeriod)
+    }
+    let scaled = production.scaled(by: policy.sandboxProfile, for: product.duration)
+    return (
+      scaled.billingRetry, gracePeriod.map { policy.sandboxProfile.scaled($0, for: product.duration) }
+    )
   }
 }

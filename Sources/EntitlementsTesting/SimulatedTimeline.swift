@@ -1,3 +1,5 @@
+import Entitlements
+
 /// What the App Store would have produced for a simulated customer: receipt entries, the
 /// renewal info as of the end of the simulation, and evidence of billing recoveries (the
 /// `RENEWAL` notifications a backend would have received).

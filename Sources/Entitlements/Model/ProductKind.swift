@@ -8,9 +8,9 @@
 /// | ``consumable`` | consumable | no entitlement: a purchase event only |
 ///
 /// ```swift
-/// ProductType(rawValue: "autoRenewable")  // .autoRenewable
+/// ProductKind(rawValue: "autoRenewable")  // .autoRenewable
 /// ```
-public enum ProductType: String, Hashable, Sendable, CaseIterable {
+public enum ProductKind: String, Hashable, Sendable, CaseIterable {
   /// An auto-renewable subscription: coverage `[purchase_date, expires_date)`.
   case autoRenewable
   /// A non-renewing subscription: coverage computed from the catalog's duration (SPEC §6).

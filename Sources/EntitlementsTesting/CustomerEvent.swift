@@ -1,3 +1,5 @@
+import Entitlements
+
 /// Something a customer does, for ``TimelineSimulator``.
 ///
 /// ```swift

@@ -1,0 +1,75 @@
+extension ReceiptEntry {
+  /// The canonical order of entries (SPEC §3: input order never matters): by purchase date
+  /// (entries without one first), then by transaction id in `String` order, then by every
+  /// other field in a fixed order, so that any two different entries have one order and every
+  /// list the engine makes from entries is the same whatever the input's order.
+  ///
+  /// The fields after the transaction id only order two records of one purchase that
+  /// disagree, which deduplication then reduces to one: `cancellation_date` (absent last),
+  /// `expires_date` (absent first), `product_id`, `original_transaction_id`,
+  /// `web_order_line_item_id`, `original_purchase_date`, `quantity`, the flags
+  /// (`is_upgraded`, `is_trial_period`, `is_in_intro_offer_period`, `false` first), then the raw
+  /// `cancellation_reason`, `in_app_ownership_type`, `offer_code_ref_name` and
+  /// `promotional_offer_id` (absent first) (DESIGN.md, "Canonical order").
+  ///
+  /// ```swift
+  /// a.purchaseDate  // 2017-02-20
+  /// b.purchaseDate  // 2017-03-20
+  /// ReceiptEntry.canonicallyPrecedes(a, b)  // true
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - a: An entry.
+  ///   - b: Another entry.
+  /// - Returns: Whether `a` comes before `b`; `false` for equal entries.
+  public static func canonicallyPrecedes(_ a: ReceiptEntry, _ b: ReceiptEntry) -> Bool {
+    let aPurchase = a.purchaseDate ?? .distantPast
+    let bPurchase = b.purchaseDate ?? .distantPast
+    if aPurchase != bPurchase { return aPurchase < bPurchase }
+    // Ids in `String` order; plain numbers (Apple's) compared with no `String` made.
+    if a.transactionKey != b.transactionKey {
+      return IdentifierNumber.textPrecedes(
+        a.transactionNumber, a.transactionID.rawValue, b.transactionNumber,
+        b.transactionID.rawValue)
+    }
+    return tieBreakPrecedes(a, b)
+  }
+
+  /// The order of two records of one transaction bought at one instant: every field after
+  /// the transaction id, in the fixed order of ``canonicallyPrecedes(_:_:)``.
+  private static func tieBreakPrecedes(_ a: ReceiptEntry, _ b: ReceiptEntry) -> Bool {
+    if a.cancellationDate != b.cancellationDate {
+      return (a.cancellationDate ?? .distantFuture) < (b.cancellationDate ?? .distantFuture)
+    }
+    if a.expiresDate != b.expiresDate {
+      return (a.expiresDate ?? .distantPast) < (b.expiresDate ?? .distantPast)
+    }
+    if a.productID != b.productID { return a.productID < b.productID }
+    if a.originalTransactionID != b.originalTransactionID {
+      return a.originalTransactionID < b.originalTransactionID
+    }
+    if a.orderLineKey != b.orderLineKey {
+      guard let left = a.webOrderLineItemID else { return true }
+      guard let right = b.webOrderLineItemID else { return false }
+      return left < right
+    }
+    if a.originalPurchaseDate != b.originalPurchaseDate {
+      return (a.originalPurchaseDate ?? .distantPast) < (b.originalPurchaseDate ?? .distantPast)
+    }
+    if a.quantity != b.quantity { return a.quantity < b.quantity }
+    if a.isUpgraded != b.isUpgraded { return !a.isUpgraded }
+    if a.isTrialPeriod != b.isTrialPeriod { return !a.isTrialPeriod }
+    if a.isInIntroOfferPeriod != b.isInIntroOfferPeriod { return !a.isInIntroOfferPeriod }
+    let texts: [(String?, String?)] = [
+      (a.rawCancellationReason, b.rawCancellationReason),
+      (a.rawInAppOwnershipType, b.rawInAppOwnershipType),
+      (a.offerCodeRefName, b.offerCodeRefName), (a.promotionalOfferID, b.promotionalOfferID),
+    ]
+    for (left, right) in texts where left != right {
+      guard let left else { return true }
+      guard let right else { return false }
+      return left < right
+    }
+    return false
+  }
+}

@@ -1,0 +1,22 @@
+/// What the rules compute for one entitlement before any instant is asked about: the
+/// coverage of its entries (SPEC §4), its periods and lapses (§5), and what describes the time
+/// after its last period (renewal info, grace period, retry window). The status at an instant
+/// (``StatusRules``) and the readable releases (``ReleaseRules``) are read from it.
+struct EntitlementTimeline: Hashable, Sendable {
+  /// The entitlement.
+  let id: EntitlementID
+  /// One coverage per entry, in canonical order.
+  let coverage: CoverageList
+  /// The active periods, in order.
+  let periods: [ActivePeriod]
+  /// Where each period's coverage sits.
+  let layout: PeriodRules.Layout
+  /// The lapses between consecutive periods.
+  let lapses: [Lapse]
+  /// The renewal info describing the time after the last period.
+  let renewalInfo: RenewalInfo?
+  /// The grace period after the last period (rule 4).
+  let gracePeriod: Interval?
+  /// The length of the billing-retry window after the last period (rule 5).
+  let billingRetryLimit: FixedDuration
+}
