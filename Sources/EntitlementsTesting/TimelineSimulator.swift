@@ -310,7 +310,8 @@ public struct TimelineSimulator: Sendable {
     }
     let scaled = production.scaled(by: policy.sandboxProfile, for: product.duration)
     return (
-      scaled.billingRetry, gracePeriod.map { policy.sandboxProfile.scaled($0, for: product.duration) }
+      scaled.billingRetry,
+      gracePeriod.map { policy.sandboxProfile.scaled($0, for: product.duration) }
     )
   }
 }

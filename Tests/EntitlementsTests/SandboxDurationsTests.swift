@@ -159,7 +159,8 @@ struct SandboxDurationsTests {
     #expect(
       strict.lapses.map(\.interval) == [interval("2020-07-16T14:05:00Z", "2020-07-16T14:05:21Z")])
     let merged = try evaluateOne(
-      Self.sandboxMonthly, policy: validPolicy { try Policy(minimumLapse: .minutes(1)) }, environment: .sandbox)
+      Self.sandboxMonthly, policy: validPolicy { try Policy(minimumLapse: .minutes(1)) },
+      environment: .sandbox)
     #expect(merged.lapses.isEmpty)
     #expect(
       merged.periods.map(\.interval) == [interval("2020-07-16T14:00:00Z", "2020-07-16T14:10:21Z")])
@@ -183,7 +184,8 @@ struct SandboxDurationsTests {
     #expect(uncatalogued.billingRetryLimit == .minutes(10))
     // Scaling off: production lengths, as the policy says.
     let unscaled = try evaluateOne(
-      Self.sandboxMonthly, policy: validPolicy { try Policy(scalesSandboxWindows: false) }, environment: .sandbox)
+      Self.sandboxMonthly, policy: validPolicy { try Policy(scalesSandboxWindows: false) },
+      environment: .sandbox)
     #expect(unscaled.billingRetryLimit == .days(60))
   }
 }

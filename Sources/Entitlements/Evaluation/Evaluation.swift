@@ -14,16 +14,6 @@ public struct Evaluation: Hashable, Sendable {
   /// Every problem found in the input, in a fixed order. Includes each entitlement's own.
   public let diagnostics: [Diagnostic]
 
-  /// An evaluation, as ``Evaluator`` makes it.
-  init(
-    entitlements: [EntitlementEvaluation], purchaseEvents: [PurchaseEvent],
-    diagnostics: [Diagnostic]
-  ) {
-    self.entitlements = entitlements
-    self.purchaseEvents = purchaseEvents
-    self.diagnostics = diagnostics
-  }
-
   /// The evaluation of one entitlement, or `nil` when no entry unlocks it.
   public subscript(entitlement: EntitlementID) -> EntitlementEvaluation? {
     entitlements.first { $0.id == entitlement }

@@ -117,7 +117,8 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
 
   /// Renewal info from its read fields (the byte-level reader's way in).
   init(
-    info: RenewalInfo?, environment: StoreEnvironment?, timestamp: Instant?, diagnostics: [Diagnostic]
+    info: RenewalInfo?, environment: StoreEnvironment?, timestamp: Instant?,
+    diagnostics: [Diagnostic]
   ) {
     self.info = info
     self.environment = environment

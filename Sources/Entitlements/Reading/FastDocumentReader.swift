@@ -342,7 +342,8 @@ struct FastDocumentReader {
       if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
       return StatusUpdateNotification(
         rawNotificationType: notificationType,
-        environment: topEnvironment ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
+        environment: topEnvironment
+          ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
         entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: [])
     }
     if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {
