@@ -47,7 +47,7 @@ public enum EntitlementsTool {
       check(paths.isEmpty ? ["Scenarios"] : paths, &run)
     case .explain(let file, let at, let json):
       guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
-      run.output = (json ? explanation.json.jsonText(indent: 2) : explanation.text) + "\n"
+      run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
     case .timeline(let file, let at, let svg):
       guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
       do {

@@ -57,8 +57,14 @@ public struct Explanation: Sendable {
 
   // MARK: JSON
 
+  /// The documented JSON object, as text (`indent` spaces per level; 0 for one line).
+  ///
+  /// - Parameter indent: Spaces per level of nesting; 0 writes one line.
+  /// - Returns: The object of ``Explanation``'s documentation, keys sorted.
+  public func jsonText(indent: Int = 0) -> String { json.jsonText(indent: indent) }
+
   /// The documented JSON object.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object([
       "at": instant(at),
       "entitlements": .array(evaluation.entitlements.map(json(of:))),

@@ -10,7 +10,7 @@ extension JSONValue {
   ///
   /// - Parameter indent: Spaces per level; 0 for one line.
   /// - Returns: The JSON text.
-  public func jsonText(indent: Int = 0) -> String {
+  package func jsonText(indent: Int = 0) -> String {
     var output = ""
     write(to: &output, indent: indent, level: 0)
     return output

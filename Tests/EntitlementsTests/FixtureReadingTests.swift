@@ -144,14 +144,14 @@ struct FixtureReadingTests {
   @Test(arguments: expectations)
   func readsAndEvaluates(_ expected: Expectation) throws {
     let bytes = Array(try fixtureData(expected.file))
-    let document: any PurchaseDocument
+    let document: AppStoreDocument
     do {
       document = try DocumentReader.read(bytes)
     } catch {
       #expect("error: \(error)".hasPrefix(expected.kind), "\(error)")
       return
     }
-    #expect("\(type(of: document))" == expected.kind)
+    #expect("\(type(of: document.document))" == expected.kind)
     #expect(document.entries.count == expected.entries)
     #expect(document.renewalInfo.count == expected.renewalInfos)
     #expect(document.billingRecoveries.count == expected.recoveries)
@@ -287,8 +287,8 @@ struct FixtureReadingTests {
   @Test func xcodeFractionalMillisecondsAreTruncated() throws {
     let transaction = try #require(
       try DocumentReader.read(
-        Array(try fixtureData("jws_v2/apple-asl-python__xcode-signed-transaction.jws")))
-        as? AppStoreTransaction)
+        Array(try fixtureData("jws_v2/apple-asl-python__xcode-signed-transaction.jws"))
+      ).document as? AppStoreTransaction)
     #expect(transaction.entry?.purchaseDate?.millisecondsSince1970 == 1_697_679_936_049)
     #expect(transaction.entry?.expiresDate?.millisecondsSince1970 == 1_700_358_336_049)
     #expect(transaction.timestamp?.millisecondsSince1970 == 1_697_679_936_056)

@@ -61,7 +61,7 @@ struct OracleFixtureTests {
         throw ReadError.unrecognizedDocument("event without signedPayload")
       }
       let document = try DocumentReader.read(Array(signed.utf8))
-      let notification = try #require(document as? ServerNotification)
+      let notification = try #require(document.document as? ServerNotification)
       // Our JWS decoding agrees with the capture's own decoding.
       if let decoded = event["decodedTransactionInfo"] {
         #expect(notification.entries == (try AppStoreTransaction(value: decoded)).entries)

@@ -6,7 +6,7 @@ import Testing
 @Suite("Reading realistic documents")
 struct ReadingTests {
   static func read(_ json: String) throws -> any PurchaseDocument {
-    try DocumentReader.read(Array(json.utf8))
+    try DocumentReader.read(Array(json.utf8)).document
   }
 
   static func entry(

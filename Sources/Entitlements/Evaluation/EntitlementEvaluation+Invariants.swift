@@ -13,7 +13,7 @@ extension EntitlementEvaluation {
   /// ```
   ///
   /// - Returns: One sentence per violation.
-  public func _invariantViolations() -> [String] {
+  package func _invariantViolations() -> [String] {
     var violations: [String] = []
     for (index, period) in periods.enumerated() {
       if period.interval.isEmpty { violations.append("period \(index) is empty") }

@@ -41,7 +41,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   ///   - value: The decoded payload.
   ///   - path: Its JSON path, for diagnostics.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  public init(value: JSONValue, path: String = "") throws(ReadError) {
+  package init(value: JSONValue, path: String = "") throws(ReadError) {
     let members = try value.documentObject(at: path)
     var diagnostics: [Diagnostic] = []
     entry = ReceiptEntry.read(transactionFields: members, path: path, diagnostics: &diagnostics)
@@ -105,7 +105,7 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   ///   - value: The decoded payload.
   ///   - path: Its JSON path, for diagnostics.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  public init(value: JSONValue, path: String = "") throws(ReadError) {
+  package init(value: JSONValue, path: String = "") throws(ReadError) {
     let members = try value.documentObject(at: path)
     var diagnostics: [Diagnostic] = []
     info = RenewalInfo.read(renewalFields: members, path: path, diagnostics: &diagnostics)

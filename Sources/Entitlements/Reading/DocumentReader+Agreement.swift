@@ -14,11 +14,11 @@ extension DocumentReader {
   ///
   /// - Parameter bytes: A document as received, or any bytes.
   /// - Returns: One sentence naming what differs, or `nil`.
-  public static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
+  package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
     guard let fast = FastDocumentReader.read(bytes) else { return nil }
     let general: any PurchaseDocument
     do {
-      general = try readGeneral(bytes)
+      general = try readGeneral(bytes).document
     } catch {
       return "the byte-level reader read a \(type(of: fast)) that the general reader refuses: "
         + "\(error)"

@@ -13,24 +13,33 @@
 /// Signatures are not verified (see ``JWS``).
 ///
 /// ```swift
-/// let document = try DocumentReader.read(bytes)
+/// let document = try DocumentReader.read(bytes)  // [UInt8], Data, any bytes
 /// var record = SubscriberRecord()
 /// record.fold(document)
 /// ```
 public enum DocumentReader {
   /// Reads one document.
   ///
-  /// - Parameter bytes: The document as received.
+  /// - Parameter bytes: The document as received: `[UInt8]`, `Data`, or any collection of
+  ///   bytes.
   /// - Returns: The document, read.
   /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON).
-  public static func read(_ bytes: [UInt8]) throws(ReadError) -> any PurchaseDocument {
-    try read(bytes, depth: 0, fast: true)
+  public static func read(_ bytes: some Collection<UInt8>) throws(ReadError) -> AppStoreDocument {
+    try wrap(read(Array(bytes), depth: 0, fast: true))
   }
 
   /// Reads with the general reader only (the reference the byte-level reader is tested
   /// against).
-  static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> any PurchaseDocument {
-    try read(bytes, depth: 0, fast: false)
+  static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
+    try wrap(read(bytes, depth: 0, fast: false))
+  }
+
+  /// A document read by one of the readers, as the closed set of kinds.
+  private static func wrap(_ document: any PurchaseDocument) throws(ReadError) -> AppStoreDocument {
+    guard let wrapped = AppStoreDocument(document) else {
+      preconditionFailure("every reader makes one of the kinds of AppStoreDocument")
+    }
+    return wrapped
   }
 
   private static func read(_ bytes: [UInt8], depth: Int, fast: Bool) throws(ReadError)
@@ -51,13 +60,9 @@ public enum DocumentReader {
     return try read(value: JSONValue.document(bytes), depth: depth, fast: fast)
   }
 
-  /// Reads a document already parsed.
-  ///
-  /// - Parameter value: The document.
-  /// - Returns: The document, read.
-  /// - Throws: ``ReadError/unrecognizedDocument(_:)`` when it is none of the known documents.
-  public static func read(value: JSONValue) throws(ReadError) -> any PurchaseDocument {
-    try read(value: value, depth: 0, fast: true)
+  /// Reads a document already parsed (the scenario format's pasted documents).
+  package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
+    try wrap(read(value: value, depth: 0, fast: true))
   }
 
   private static func read(value: JSONValue, depth: Int, fast: Bool) throws(ReadError)

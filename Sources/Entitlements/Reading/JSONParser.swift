@@ -1,6 +1,6 @@
 extension JSONValue {
   /// The deepest nesting read; deeper documents are refused rather than exhausting the stack.
-  public static let maximumDepth = 256
+  package static let maximumDepth = 256
 
   /// Reads a JSON document (RFC 8259) from UTF-8 bytes.
   ///
@@ -15,7 +15,7 @@ extension JSONValue {
   /// - Parameter bytes: The document.
   /// - Throws: ``JSONSyntaxError`` with the byte offset.
   /// - Complexity: O(n).
-  public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+  package init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var parser = JSONParser(bytes: bytes)
     parser.skipWhitespace()
     let value = try parser.value(depth: 0)

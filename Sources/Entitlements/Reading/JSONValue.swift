@@ -9,7 +9,7 @@
 /// let value = try JSONValue(parsing: Array(#"{"status": 0}"#.utf8))
 /// value["status"]   // .number("0")
 /// ```
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
   /// `null`.
   case null
   /// `true` or `false`.
@@ -24,13 +24,13 @@ public indirect enum JSONValue: Hashable, Sendable {
   case object([String: JSONValue])
 
   /// The member of an object, or `nil`.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     if case .object(let members) = self { return members[key] }
     return nil
   }
 
   /// The name of the JSON type, for messages: `"a string"`, `"an object"`.
-  public var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"

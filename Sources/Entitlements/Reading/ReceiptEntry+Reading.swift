@@ -147,7 +147,7 @@ extension ReceiptEntry {
   ///   - value: The entry object.
   ///   - path: Its JSON path, for diagnostics.
   /// - Returns: The entry (`nil` without `transaction_id`) and the fields that could not be read.
-  public static func read(appleFields value: JSONValue, path: String) -> (
+  package static func read(appleFields value: JSONValue, path: String) -> (
     entry: ReceiptEntry?, diagnostics: [Diagnostic]
   ) {
     var diagnostics: [Diagnostic] = []
@@ -169,7 +169,7 @@ extension RenewalInfo {
   ///   - path: Its JSON path, for diagnostics.
   /// - Returns: The renewal info (`nil` without `original_transaction_id`) and the fields that
   ///   could not be read.
-  public static func read(appleFields value: JSONValue, path: String) -> (
+  package static func read(appleFields value: JSONValue, path: String) -> (
     info: RenewalInfo?, diagnostics: [Diagnostic]
   ) {
     var diagnostics: [Diagnostic] = []

@@ -47,7 +47,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   ///
   /// - Parameter value: The decoded payload.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  public init(value: JSONValue) throws(ReadError) {
+  package init(value: JSONValue) throws(ReadError) {
     let members = try value.documentObject(at: "")
     var top = FieldReader(members, path: "")
     let type = top.string("notificationType")

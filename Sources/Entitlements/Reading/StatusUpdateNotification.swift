@@ -73,7 +73,7 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   ///
   /// - Parameter value: The notification body.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  public init(value: JSONValue) throws(ReadError) {
+  package init(value: JSONValue) throws(ReadError) {
     let members = try value.documentObject(at: "")
     var diagnostics: [Diagnostic] = []
     var top = FieldReader(members, path: "")

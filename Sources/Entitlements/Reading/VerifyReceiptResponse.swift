@@ -84,7 +84,7 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   ///   - value: The response.
   ///   - path: Its JSON path, for diagnostics; empty at the top of a document.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  public init(value: JSONValue, path: String = "") throws(ReadError) {
+  package init(value: JSONValue, path: String = "") throws(ReadError) {
     let members = try value.documentObject(at: path)
     func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
     var diagnostics: [Diagnostic] = []
