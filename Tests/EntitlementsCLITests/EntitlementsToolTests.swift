@@ -66,18 +66,6 @@ struct EntitlementsToolTests {
         == run.output)
   }
 
-  @Test func explainTextForAPastedReceipt() {
-    let run = EntitlementsTool.run(
-      [
-        "explain",
-        path("../shared/fixtures/verifyreceipt_v1/dollabill-apple__bought_non_consumable.json"),
-        "--at", "2020-11-13T01:46:37Z",
-      ])
-    #expect(run.status == 0, "\(run.errors)")
-    #expect(run.output.contains("status: expired (voluntary, since 2020-11-13T01:34:30Z)"))
-    #expect(run.output.contains("nonconsumable_test"))
-  }
-
   @Test func timelineWritesAnSVG() throws {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).svg").path

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import Entitlements
+
+extension RealDocuments {
+  /// The byte-level reader and the general reader on every real document: the same answer, or
+  /// the byte-level reader gives up.
+  @Suite("Both readers agree on every real document")
+  struct RealDocumentsReadAlikeTests {
+    /// Every document of the fixtures: each file, and each signed payload of the notification
+    /// sequences.
+    static func suiteDocuments() throws -> [(name: String, bytes: [UInt8])] {
+      let files = try FileManager.default.subpathsOfDirectory(atPath: fixturesDirectory.path)
+        .filter { $0.hasSuffix(".json") || $0.hasSuffix(".jws") }.sorted()
+      var documents: [(String, [UInt8])] = []
+      for file in files {
+        let bytes = Array(try fixtureData(file))
+        documents.append((file, bytes))
+        guard file.hasSuffix("sequences.json"),
+          case .object(let root) = try JSONValue(parsing: bytes),
+          case .array(let events) = root["events"]
+        else { continue }
+        for (number, event) in events.enumerated() {
+          guard case .object(let members) = event,
+            case .string(let signed) = members["signedPayload"]
+          else { continue }
+          let payload = try JWS.payload(of: signed)
+          documents.append(("\(file) event \(number)", payload))
+          // The signed fields inside, as the App Store Server API returns them.
+          guard case .object(let notification) = try JSONValue(parsing: payload),
+            case .object(let data) = notification["data"]
+          else { continue }
+          for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+            if case .string(let inner) = data[key] {
+              documents.append(("\(file) event \(number) \(key)", try JWS.payload(of: inner)))
+            }
+          }
+        }
+      }
+      return documents
+    }
+
+    @Test func everyDocumentOfTheSuite() throws {
+      let documents = try Self.suiteDocuments()
+      var fastKinds: [String: Int] = [:]
+      for (name, bytes) in documents {
+        let result = FastDocumentReaderTests.agree(bytes)
+        #expect(result.agree, "\(name)")
+        if result.fast, let document = FastDocumentReader.read(bytes) {
+          fastKinds["\(type(of: document))", default: 0] += 1
+        }
+      }
+      // Regular real documents of every schema take the fast path (the odd ones, iOS 6 and
+      // numeric fields, do not).
+      #expect(fastKinds["VerifyReceiptResponse", default: 0] >= 8, "\(fastKinds)")
+      #expect(fastKinds["StatusUpdateNotification", default: 0] >= 1, "\(fastKinds)")
+      #expect(fastKinds["ServerNotification", default: 0] >= 10, "\(fastKinds)")
+      #expect(fastKinds["AppStoreTransaction", default: 0] >= 10, "\(fastKinds)")
+      #expect(fastKinds["AppStoreRenewalInfo", default: 0] >= 10, "\(fastKinds)")
+      print("fast path taken for \(fastKinds) of \(documents.count) documents")
+    }
+
+    /// The typed entry points take the fast path only for their own kind of document.
+    @Test func typedEntryPointsAgree() throws {
+      for (name, bytes) in try Self.suiteDocuments() where bytes.first == UInt8(ascii: "{") {
+        let general = (try? DocumentReader.readGeneral(bytes))?.document
+        if let expected = general as? VerifyReceiptResponse {
+          #expect(try VerifyReceiptResponse(json: bytes) == expected, "\(name)")
+        }
+        if let expected = general as? StatusUpdateNotification {
+          #expect(try StatusUpdateNotification(json: bytes) == expected, "\(name)")
+        }
+        if let expected = general as? ServerNotification {
+          #expect(try ServerNotification(json: bytes) == expected, "\(name)")
+        }
+        if let expected = general as? AppStoreTransaction {
+          #expect(try AppStoreTransaction(json: bytes) == expected, "\(name)")
+        }
+        if let expected = general as? AppStoreRenewalInfo {
+          #expect(try AppStoreRenewalInfo(json: bytes) == expected, "\(name)")
+        }
+      }
+    }
+  }
+}
