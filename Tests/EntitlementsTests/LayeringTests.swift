@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// The library's folders are layers with one direction of flow (DESIGN.md, "Layers"):
+/// `Internal` ← `Model` ← `Rules` ← `Evaluation`, and `Reading` makes `Model` values from
+/// Apple's documents. A file may name the types of its own layer and of the layers below it,
+/// never those above: this reads every source file and checks the names its code uses.
+@Suite("Layers: each folder names only the types of the folders below it")
+struct LayeringTests {
+  /// Each folder and the folders whose types it may name.
+  static let allowed: [String: Set<String>] = [
+    "Internal": ["Internal"],
+    "Model": ["Internal", "Model"],
+    "Rules": ["Internal", "Model", "Rules"],
+    "Evaluation": ["Internal", "Model", "Rules", "Evaluation"],
+    "Reading": ["Internal", "Model", "Reading"],
+  ]
+
+  static let sources = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources/Entitlements")
+
+  /// The code of a file, without its comments and string literals.
+  static func code(of file: URL) throws -> String {
+    let text = try String(contentsOf: file, encoding: .utf8)
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      var line = Substring(line)
+      if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
+      // String literals may name anything: drop them.
+      return line.replacingOccurrences(
+        of: #""[^"]*""#, with: "\"\"", options: .regularExpression)
+    }.joined(separator: "\n")
+  }
+
+  /// The Swift files of each folder.
+  static func files() throws -> [String: [URL]] {
+    var result: [String: [URL]] = [:]
+    for folder in allowed.keys {
+      let url = sources.appendingPathComponent(folder)
+      result[folder] = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        .filter { $0.hasSuffix(".swift") }.map { url.appendingPathComponent($0) }
+    }
+    return result
+  }
+
+  /// The types a folder declares at the top level of its files.
+  static func declaredTypes(in files: [URL]) throws -> Set<String> {
+    let pattern = try Regex(
+      #"^(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)"#
+    ).anchorsMatchLineEndings()
+    var names = Set<String>()
+    for file in files {
+      for match in try code(of: file).matches(of: pattern) {
+        if let name = match.output[1].substring { names.insert(String(name)) }
+      }
+    }
+    return names
+  }
+
+  /// The names a file's code uses that are declared in a folder it may not name.
+  static func violations(
+    _ file: URL, folder: String, declared: [String: Set<String>]
+  ) throws -> [String] {
+    let code = try code(of: file)
+    var found: [String] = []
+    for (other, names) in declared where !(allowed[folder]?.contains(other) ?? false) {
+      for name in names where code.contains(try Regex("\\b\(name)\\b")) {
+        found.append("\(folder)/\(file.lastPathComponent) names \(other)'s \(name)")
+      }
+    }
+    return found
+  }
+
+  @Test func noFolderNamesTheTypesOfALayerAboveIt() throws {
+    let files = try Self.files()
+    let declared = try files.mapValues(Self.declaredTypes(in:))
+    #expect(declared["Rules"]?.contains("CoverageRules") == true, "the scan finds declarations")
+    var violations: [String] = []
+    for (folder, urls) in files {
+      for url in urls { violations += try Self.violations(url, folder: folder, declared: declared) }
+    }
+    #expect(violations.sorted() == [])
+  }
+
+  /// The check can fail: a file of the reading layer that names an evaluation type is caught.
+  @Test func aReadingFileThatNamesTheEvaluatorIsCaught() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LayeringProbe-\(UUID().uuidString).swift")
+    try "func probe(_ e: Evaluator) -> Int { 0 } // Evaluation is named in a comment only\n"
+      .write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let declared = try Self.files().mapValues(Self.declaredTypes(in:))
+    let found = try Self.violations(file, folder: "Reading", declared: declared)
+    #expect(found.contains { $0.hasSuffix("names Evaluation's Evaluator") }, "\(found)")
+    #expect(!found.contains { $0.hasSuffix("names Evaluation's Evaluation") }, "\(found)")
+  }
+}
