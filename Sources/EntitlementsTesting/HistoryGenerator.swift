@@ -6,14 +6,24 @@ import Entitlements
 /// lifetime purchases; renewal info in every state; release calendars; and a few invalid
 /// entries.
 ///
+/// The data is shaped like Apple's: transaction, original transaction and order line ids are
+/// 16-digit numbers that increase with time, product ids are reverse-DNS, and a history may
+/// hold two entitlements (`premium` and `magazine`) with several products each. Now and then a
+/// history is long (up to ``largeEntries`` entries, with many subscriptions and renewal infos),
+/// so that every size a rule treats differently is reached.
+///
 /// ```swift
 /// let generator = HistoryGenerator(maximumEntries: 8)
 /// let customer = generator.generate(seed: 1234)   // the same history on every machine
-/// customer.entries.count                          // 0...8
+/// customer.entries.count                          // 0...8, or more for a long history
 /// ```
 public struct HistoryGenerator: Sendable {
-  /// The most entries a history has.
+  /// The most entries a usual history has.
   public var maximumEntries: Int
+  /// The most entries a long history has.
+  public var largeEntries: Int
+  /// The chance that a history is long.
+  public var largeChance: Double
   /// The chance that an entry is refunded.
   public var refundChance: Double
   /// The chance that an entry is upgraded (half of them with `cancellation_date`).
@@ -24,43 +34,94 @@ public struct HistoryGenerator: Sendable {
   public var sandboxChance: Double
   /// The chance that a history also has non-renewing and lifetime purchases.
   public var oneTimePurchaseChance: Double
+  /// The chance that a history also subscribes to the second entitlement, `magazine`.
+  public var secondEntitlementChance: Double
 
-  /// The catalog every generated history uses: monthly, yearly and a weekly trial product, a
-  /// non-renewing pass and a lifetime purchase, all unlocking `premium`.
+  /// Product ids of the catalog.
+  public enum Products {
+    /// Auto-renewable, `premium`.
+    public static let monthly: ProductID = "com.example.premium.monthly"
+    /// Auto-renewable, `premium`.
+    public static let yearly: ProductID = "com.example.premium.yearly"
+    /// Auto-renewable, `premium`.
+    public static let weekly: ProductID = "com.example.premium.weekly"
+    /// Non-renewing, one month of `premium`.
+    public static let pass: ProductID = "com.example.premium.pass"
+    /// Non-consumable, `premium` forever.
+    public static let lifetime: ProductID = "com.example.premium.lifetime"
+    /// Auto-renewable, `magazine`.
+    public static let magazineMonthly: ProductID = "com.example.magazine.monthly"
+    /// Auto-renewable, `magazine`.
+    public static let magazineYearly: ProductID = "com.example.magazine.yearly"
+  }
+
+  /// The catalog every generated history uses: monthly, yearly and weekly subscriptions, a
+  /// non-renewing pass and a lifetime purchase unlocking `premium`; a monthly and a yearly
+  /// subscription unlocking `magazine`.
   public static let catalog = ProductCatalog([
     CatalogProduct(
-      id: "monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+      id: Products.monthly, type: .autoRenewable, duration: CalendarPeriod(1, .month),
       entitlement: "premium"),
     CatalogProduct(
-      id: "yearly", type: .autoRenewable, duration: CalendarPeriod(1, .year), entitlement: "premium"
-    ),
+      id: Products.yearly, type: .autoRenewable, duration: CalendarPeriod(1, .year),
+      entitlement: "premium"),
     CatalogProduct(
-      id: "weekly", type: .autoRenewable, duration: CalendarPeriod(1, .week), entitlement: "premium"
-    ),
+      id: Products.weekly, type: .autoRenewable, duration: CalendarPeriod(1, .week),
+      entitlement: "premium"),
     CatalogProduct(
-      id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month), entitlement: "premium"),
-    CatalogProduct(id: "lifetime", type: .nonConsumable, entitlement: "premium"),
+      id: Products.pass, type: .nonRenewing, duration: CalendarPeriod(1, .month),
+      entitlement: "premium"),
+    CatalogProduct(id: Products.lifetime, type: .nonConsumable, entitlement: "premium"),
+    CatalogProduct(
+      id: Products.magazineMonthly, type: .autoRenewable, duration: CalendarPeriod(1, .month),
+      entitlement: "magazine"),
+    CatalogProduct(
+      id: Products.magazineYearly, type: .autoRenewable, duration: CalendarPeriod(1, .year),
+      entitlement: "magazine"),
   ])
 
   /// Creates a generator.
   ///
   /// - Parameters:
-  ///   - maximumEntries: The most entries a history has.
+  ///   - maximumEntries: The most entries a usual history has.
+  ///   - largeEntries: The most entries a long history has.
+  ///   - largeChance: The chance that a history is long.
   ///   - refundChance: The chance that an entry is refunded.
   ///   - upgradeChance: The chance that an entry is upgraded.
   ///   - invalidChance: The chance that an entry is invalid.
   ///   - sandboxChance: The chance that a history is in the sandbox.
   ///   - oneTimePurchaseChance: The chance of non-renewing and lifetime purchases.
+  ///   - secondEntitlementChance: The chance of a second entitlement's subscription.
   public init(
-    maximumEntries: Int = 10, refundChance: Double = 0.1, upgradeChance: Double = 0.08,
-    invalidChance: Double = 0.03, sandboxChance: Double = 0.25, oneTimePurchaseChance: Double = 0.15
+    maximumEntries: Int = 10, largeEntries: Int = 150, largeChance: Double = 0.03,
+    refundChance: Double = 0.1, upgradeChance: Double = 0.08, invalidChance: Double = 0.03,
+    sandboxChance: Double = 0.25, oneTimePurchaseChance: Double = 0.15,
+    secondEntitlementChance: Double = 0.3
   ) {
     self.maximumEntries = maximumEntries
+    self.largeEntries = largeEntries
+    self.largeChance = largeChance
     self.refundChance = refundChance
     self.upgradeChance = upgradeChance
     self.invalidChance = invalidChance
     self.sandboxChance = sandboxChance
     self.oneTimePurchaseChance = oneTimePurchaseChance
+    self.secondEntitlementChance = secondEntitlementChance
+  }
+
+  /// Apple-shaped ids: 16-digit numbers from a per-history base, increasing in the order they
+  /// are drawn.
+  struct IDs {
+    private var next: UInt64
+
+    init(_ random: inout SeededRandom) {
+      next = 2_000_000_000_000_000 + UInt64(random.int64(in: 0...900_000_000_000_000))
+    }
+
+    mutating func draw(_ random: inout SeededRandom) -> String {
+      next += UInt64(random.int64(in: 1...50_000))
+      return String(next)
+    }
   }
 
   /// The history for a seed: the same seed always gives the same history.
@@ -72,12 +133,59 @@ public struct HistoryGenerator: Sendable {
     let sandbox = random.chance(sandboxChance)
     let start = Instant(
       millisecondsSince1970: random.int64(in: 1_262_304_000_000...1_735_689_600_000))
-    let count = random.int(in: 0...maximumEntries)
+    let count =
+      random.chance(largeChance)
+      ? random.int(in: maximumEntries...max(maximumEntries, largeEntries))
+      : random.int(in: 0...maximumEntries)
+    var transactions = IDs(&random)
+    var orderLines = IDs(&random)
+    var entries: [ReceiptEntry] = []
+    var end = start
+    for (products, share) in [
+      ([Products.monthly, Products.monthly, Products.yearly, Products.weekly], 1.0),
+      ([Products.magazineMonthly, Products.magazineMonthly, Products.magazineYearly], 0.5),
+    ] {
+      guard share == 1.0 || random.chance(secondEntitlementChance) else { continue }
+      let subscribed = subscriptions(
+        products, count: max(share == 1.0 ? count : 1, Int(Double(count) * share)),
+        from: start, sandbox: sandbox, transactions: &transactions, orderLines: &orderLines,
+        random: &random)
+      entries += subscribed.entries
+      end = max(end, subscribed.end)
+    }
+    if random.chance(oneTimePurchaseChance) {
+      for _ in 0..<random.int(in: 1...3) {
+        let product = random.chance(0.8) ? Products.pass : Products.lifetime
+        let date = start + .days(random.int64(in: -30...900))
+        var entry = ReceiptEntry(
+          productID: product, transactionID: TransactionID(transactions.draw(&random)),
+          purchaseDate: date)
+        if random.chance(refundChance) {
+          entry.cancellationDate = date + .days(random.int64(in: 0...40))
+        }
+        entries.append(entry)
+      }
+    }
+    // Entries come in the order of their ids, as Apple numbers them; that is usually, not
+    // always, the order of purchase (overlaps bought earlier, one-time purchases).
+    return GeneratedHistory(
+      seed: seed, entries: entries,
+      renewalInfo: renewalInfo(for: entries, sandbox: sandbox, random: &random),
+      catalog: Self.catalog, releases: releases(from: start, to: end, random: &random),
+      environment: sandbox ? .sandbox : .production)
+  }
+
+  /// `count` entries of one entitlement's `products`, from `start`: renewals, lapses,
+  /// overlaps, refunds, upgrades, a new subscription now and then; and where they end.
+  func subscriptions(
+    _ products: [ProductID], count: Int, from start: Instant, sandbox: Bool,
+    transactions: inout IDs, orderLines: inout IDs, random: inout SeededRandom
+  ) -> (entries: [ReceiptEntry], end: Instant) {
     var entries: [ReceiptEntry] = []
     var cursor = start
-    var subscription = OriginalTransactionID("s1")
+    var subscription: OriginalTransactionID?
     for index in 0..<count {
-      let product: ProductID = random.pick(["monthly", "monthly", "yearly", "weekly"])
+      let product = random.pick(products)
       let length = Self.length(of: product, sandbox: sandbox, random: &random)
       let purchase: Instant
       switch random.int(in: 0...9) {
@@ -85,11 +193,13 @@ public struct HistoryGenerator: Sendable {
       case 5...7: purchase = cursor + gap(&random, sandbox: sandbox)  // a lapse
       default: purchase = cursor - .milliseconds(random.int64(in: 1...max(1, length.milliseconds)))
       }
-      if index > 0, random.chance(0.1) { subscription = OriginalTransactionID("s\(index + 1)") }
+      let transaction = TransactionID(transactions.draw(&random))
+      if subscription == nil || random.chance(0.1) {
+        subscription = OriginalTransactionID(transaction.rawValue)
+      }
       var entry = ReceiptEntry(
-        productID: product, transactionID: TransactionID("t\(index + 1)"),
-        originalTransactionID: subscription,
-        webOrderLineItemID: WebOrderLineItemID("w\(index + 1)"),
+        productID: product, transactionID: transaction, originalTransactionID: subscription,
+        webOrderLineItemID: WebOrderLineItemID(orderLines.draw(&random)),
         purchaseDate: purchase, expiresDate: purchase + length,
         isTrialPeriod: index == 0 && random.chance(0.2),
         isInIntroOfferPeriod: index == 0 && random.chance(0.1))
@@ -110,23 +220,7 @@ public struct HistoryGenerator: Sendable {
       entries.append(entry)
       cursor = max(cursor, purchase + length)
     }
-    if random.chance(oneTimePurchaseChance) {
-      for index in 0..<random.int(in: 1...3) {
-        let product: ProductID = random.chance(0.8) ? "pass" : "lifetime"
-        let date = start + .days(random.int64(in: -30...900))
-        var entry = ReceiptEntry(
-          productID: product, transactionID: TransactionID("o\(index + 1)"), purchaseDate: date)
-        if random.chance(refundChance) {
-          entry.cancellationDate = date + .days(random.int64(in: 0...40))
-        }
-        entries.append(entry)
-      }
-    }
-    return GeneratedHistory(
-      seed: seed, entries: entries,
-      renewalInfo: renewalInfo(for: entries, sandbox: sandbox, random: &random),
-      catalog: Self.catalog, releases: releases(from: start, to: cursor, random: &random),
-      environment: sandbox ? .sandbox : .production)
+    return (entries, cursor)
   }
 
   /// A subscription length: calendar months in production, the guide's table in the sandbox,
@@ -134,18 +228,13 @@ public struct HistoryGenerator: Sendable {
   static func length(of product: ProductID, sandbox: Bool, random: inout SeededRandom)
     -> FixedDuration
   {
+    let yearly = product == Products.yearly || product == Products.magazineYearly
     if sandbox {
-      switch product {
-      case "yearly": return .hours(1)
-      case "weekly": return .minutes(3)
-      default: return .minutes(5)
-      }
+      if yearly { return .hours(1) }
+      return product == Products.weekly ? .minutes(3) : .minutes(5)
     }
-    switch product {
-    case "yearly": return .days(random.pick([365, 366]))
-    case "weekly": return .days(7)
-    default: return .days(random.int64(in: 28...31))
-    }
+    if yearly { return .days(random.pick([365, 366])) }
+    return product == Products.weekly ? .days(7) : .days(random.int64(in: 28...31))
   }
 
   /// A gap between purchases: log-uniform from 1 ms to two years (or to a day in the sandbox).
@@ -171,8 +260,9 @@ public struct HistoryGenerator: Sendable {
       let inRetry = random.chance(0.3)
       let grace = inRetry && random.chance(0.5)
       return RenewalInfo(
-        originalTransactionID: subscription, productID: "monthly",
-        autoRenewProductID: random.pick(["monthly", "yearly"]),
+        originalTransactionID: subscription,
+        productID: entries.last { $0.originalTransactionID == subscription }?.productID,
+        autoRenewProductID: entries.last { $0.originalTransactionID == subscription }?.productID,
         autoRenewStatus: random.chance(0.1) ? nil : random.chance(0.6),
         rawExpirationIntent: random.chance(0.5) ? nil : random.int(in: 1...6),
         isInBillingRetryPeriod: random.chance(0.1) ? nil : inRetry,

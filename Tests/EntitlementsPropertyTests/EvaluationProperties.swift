@@ -116,8 +116,9 @@ struct EvaluationProperties {
       var added = customer
       added.entries.append(
         ReceiptEntry(
-          productID: "monthly", transactionID: "added", originalTransactionID: "added",
-          webOrderLineItemID: "added", purchaseDate: start, expiresDate: start + .days(30)))
+          productID: HistoryGenerator.Products.monthly, transactionID: "9999999999999999",
+          originalTransactionID: "9999999999999999", webOrderLineItemID: "9999999999999999",
+          purchaseDate: start, expiresDate: start + .days(30)))
       let before = customer.evaluate()
       let after = added.evaluate()
       return sampleInstants(added).allSatisfy { instant in
@@ -176,30 +177,87 @@ struct EvaluationProperties {
     }
   }
 
-  /// The differential check: a naive implementation straight from SPEC agrees with the engine
-  /// on periods and on readable releases (grace aside: it reads renewal info).
+  /// The differential check: a naive implementation straight from SPEC (``NaiveEngine``)
+  /// agrees with the engine, for every entitlement, on periods, lapses and their causes, the
+  /// status at every sampled instant (state, expiry and reason), and the readable releases
+  /// (grace aside).
   @Test(arguments: seeds)
   func naiveImplementationAgrees(seed: UInt64) {
     forAll(Self.cases, seed: seed) { customer in
       let evaluation = customer.evaluate()
-      let naivePeriods = NaiveEngine.periods(
-        NaiveEngine.coverage(customer.entries, catalog: customer.catalog))
-      let engine = evaluation["premium"]
-      guard (engine?.periods.map(\.interval) ?? []) == naivePeriods else { return false }
-      let engineReadable = Set(
-        (engine?.readableReleases(customer.releases) ?? []).filter {
-          if case .releasedInGracePeriod = $0.reason { return false }
-          return true
-        }.map(\.release.id))
-      let naiveReadable = NaiveEngine.readable(customer.releases, periods: naivePeriods)
-      // A release readable only through grace is in the engine's list and not the naive one.
-      let graceOnly = Set(
-        (engine?.readableReleases(customer.releases) ?? []).filter {
-          if case .releasedInGracePeriod = $0.reason { return true }
-          return false
-        }.map(\.release.id))
-      return engineReadable == naiveReadable.subtracting(graceOnly)
+      let sandbox = customer.environment == .sandbox
+      let ids = Set(customer.entries.compactMap { customer.catalog[$0.productID]?.entitlement })
+      guard Set(evaluation.entitlements.map(\.id)) == ids else { return false }
+      return ids.allSatisfy { id in
+        let entries = NaiveEngine.entries(of: id, in: customer.entries, catalog: customer.catalog)
+        let coverage = NaiveEngine.coverage(entries, catalog: customer.catalog)
+        let periods = NaiveEngine.periods(coverage)
+        let lapses = NaiveEngine.lapses(
+          periods, coverage: coverage, renewalInfo: customer.renewalInfo, sandbox: sandbox,
+          catalog: customer.catalog)
+        guard let engine = evaluation[id], engine.periods.map(\.interval) == periods,
+          engine.lapses == lapses
+        else { return false }
+        let statusesAgree = sampleInstants(customer).allSatisfy { instant in
+          let naive = NaiveEngine.status(
+            at: instant, entries: entries, coverage: coverage, periods: periods, lapses: lapses,
+            renewalInfo: customer.renewalInfo, sandbox: sandbox, catalog: customer.catalog)
+          let status = engine.status(at: instant)
+          let expiredAt: Instant? =
+            switch status {
+            case .expired(let at, _): at
+            case .gracePeriod(let at, _, _), .billingRetry(let at, _): at
+            default: nil
+            }
+          return status.state == naive.state && status.reason == naive.reason
+            && expiredAt == naive.expiredAt
+        }
+        guard statusesAgree else { return false }
+        let readable = engine.readableReleases(customer.releases)
+        let engineReadable = Set(
+          readable.filter {
+            if case .releasedInGracePeriod = $0.reason { return false }
+            return true
+          }.map(\.release.id))
+        let graceOnly = Set(readable.map(\.release.id)).subtracting(engineReadable)
+        let naiveReadable = NaiveEngine.readable(
+          customer.releases.filter { $0.entitlement == nil || $0.entitlement == id },
+          periods: periods)
+        return engineReadable == naiveReadable.subtracting(graceOnly)
+      }
     }
+  }
+
+  /// The naive model reaches every state and every reason the generator can produce, so the
+  /// comparison above covers them all.
+  @Test func theNaiveModelReachesEveryStateAndReason() {
+    let generator = HistoryGenerator()
+    var states = Set<EntitlementState>()
+    var reasons = Set<ExpiryReason>()
+    var causes = Set<LapseCause>()
+    for seed in 0..<400 as Range<UInt64> {
+      let customer = generator.generate(seed: seed)
+      let sandbox = customer.environment == .sandbox
+      for id in ["premium", "magazine"] as [EntitlementID] {
+        let entries = NaiveEngine.entries(of: id, in: customer.entries, catalog: customer.catalog)
+        let coverage = NaiveEngine.coverage(entries, catalog: customer.catalog)
+        let periods = NaiveEngine.periods(coverage)
+        let lapses = NaiveEngine.lapses(
+          periods, coverage: coverage, renewalInfo: customer.renewalInfo, sandbox: sandbox,
+          catalog: customer.catalog)
+        causes.formUnion(lapses.map(\.cause))
+        for instant in sampleInstants(customer) {
+          let status = NaiveEngine.status(
+            at: instant, entries: entries, coverage: coverage, periods: periods, lapses: lapses,
+            renewalInfo: customer.renewalInfo, sandbox: sandbox, catalog: customer.catalog)
+          states.insert(status.state)
+          if let reason = status.reason { reasons.insert(reason) }
+        }
+      }
+    }
+    #expect(states == Set(EntitlementState.allCases))
+    #expect(reasons == Set(ExpiryReason.allCases))
+    #expect(causes == Set(LapseCause.allCases))
   }
 }
 

@@ -1,11 +1,12 @@
 import Entitlements
 import Foundation
 
-/// A second, deliberately naive implementation of coverage, periods and readable releases,
-/// written straight from SPEC §4, §5, §6 and §8 with no code shared with the engine: quadratic
-/// scans, Foundation's own Gregorian calendar for months, and a sweep over every boundary
-/// instant for the union. It assumes what the generator guarantees: unique transaction ids
-/// and products from the catalog.
+/// A second, deliberately naive implementation of the rules, written straight from SPEC §4,
+/// §5, §6, §7 and §8 with no code shared with the engine: quadratic scans, Foundation's own
+/// Gregorian calendar for months, a sweep over every boundary instant for the union, and the
+/// status decided by walking the rules in the order SPEC lists them. It assumes what the
+/// generator guarantees: unique transaction ids, products from the catalog, no billing
+/// recoveries, the default policy.
 enum NaiveEngine {
   static let calendar: Calendar = {
     var calendar = Calendar(identifier: .gregorian)
@@ -19,17 +20,30 @@ enum NaiveEngine {
     return Instant(millisecondsSince1970: Int64((next.timeIntervalSince1970 * 1000).rounded()))
   }
 
-  /// SPEC §4 and §6: what each entry covers, with the default policy.
-  static func coverage(_ entries: [ReceiptEntry], catalog: ProductCatalog) -> [(
-    start: Instant, end: Instant
-  )] {
-    var result: [(Instant, Instant)] = []
+  /// What one entry covers, and what it would have covered had it not been refunded.
+  struct Covered {
+    var entry: ReceiptEntry
+    var start: Instant
+    var end: Instant
+    var refunded: Bool
+  }
+
+  /// The entries of one entitlement.
+  static func entries(
+    of entitlement: EntitlementID, in all: [ReceiptEntry], catalog: ProductCatalog
+  ) -> [ReceiptEntry] {
+    all.filter { catalog[$0.productID]?.entitlement == entitlement }
+  }
+
+  /// SPEC §4 and §6: what each entry covers (refunded ones with `refunded` set and the span
+  /// they would have covered), with the default policy.
+  static func coverage(_ entries: [ReceiptEntry], catalog: ProductCatalog) -> [Covered] {
+    var result: [Covered] = []
     for entry in entries {
       guard let type = catalog[entry.productID]?.type, let purchase = entry.purchaseDate else {
         continue
       }
       let refunded = entry.cancellationDate != nil && !entry.isUpgraded
-      if refunded { continue }
       switch type {
       case .autoRenewable:
         guard let expires = entry.expiresDate, expires > purchase else { continue }
@@ -39,17 +53,19 @@ enum NaiveEngine {
             end = max(purchase, min(expires, cancellation))
           } else {
             let successors = entries.filter { other in
-              guard other.transactionID != entry.transactionID,
-                catalog[other.productID] != nil, let start = other.purchaseDate
+              guard other.transactionID != entry.transactionID, let start = other.purchaseDate
               else { return false }
               return start >= purchase && start < expires
             }.compactMap(\.purchaseDate)
             if let first = successors.min() { end = first }
           }
         }
-        if end > purchase { result.append((purchase, end)) }
+        if end > purchase || refunded {
+          result.append(Covered(entry: entry, start: purchase, end: end, refunded: refunded))
+        }
       case .nonConsumable:
-        result.append((purchase, .distantFuture))
+        result.append(
+          Covered(entry: entry, start: purchase, end: .distantFuture, refunded: refunded))
       case .nonRenewing, .consumable:
         continue
       }
@@ -57,7 +73,6 @@ enum NaiveEngine {
     // Non-renewing: sorted by purchase, each from the later of its purchase and the previous end.
     let passes = entries.filter {
       catalog[$0.productID]?.type == .nonRenewing && $0.purchaseDate != nil
-        && $0.cancellationDate == nil
     }.sorted {
       ($0.purchaseDate ?? .distantPast, $0.transactionID.rawValue)
         < ($1.purchaseDate ?? .distantPast, $1.transactionID.rawValue)
@@ -65,20 +80,23 @@ enum NaiveEngine {
     var previousEnd = Instant.distantPast
     for pass in passes {
       guard let purchase = pass.purchaseDate else { continue }
-      let start = max(purchase, previousEnd)
+      let refunded = pass.cancellationDate != nil
+      let start = refunded ? purchase : max(purchase, previousEnd)
       let end = addMonth(start)
-      result.append((start, end))
-      previousEnd = end
+      result.append(Covered(entry: pass, start: start, end: end, refunded: refunded))
+      if !refunded { previousEnd = end }
     }
     return result
   }
 
-  /// SPEC §5: the union, by checking every elementary interval between boundaries.
-  static func periods(_ coverage: [(start: Instant, end: Instant)]) -> [Interval] {
-    let boundaries = Set(coverage.flatMap { [$0.start, $0.end] }).sorted()
+  /// SPEC §5: the union of what is not refunded, by checking every elementary interval
+  /// between boundaries.
+  static func periods(_ coverage: [Covered]) -> [Interval] {
+    let giving = coverage.filter { !$0.refunded && $0.end > $0.start }
+    let boundaries = Set(giving.flatMap { [$0.start, $0.end] }).sorted()
     var periods: [Interval] = []
     for (a, b) in zip(boundaries, boundaries.dropFirst()) {
-      let covered = coverage.contains { $0.start <= a && a < $0.end }
+      let covered = giving.contains { $0.start <= a && a < $0.end }
       guard covered else { continue }
       if let last = periods.last, last.end == a {
         periods[periods.count - 1].end = b
@@ -87,6 +105,144 @@ enum NaiveEngine {
       }
     }
     return periods
+  }
+
+  /// SPEC §7: the billing-retry window after a period that `entry` ends: 60 days, or in the
+  /// sandbox 60 days scaled by the product's sandbox length over its nominal length.
+  static func retryWindow(after entry: ReceiptEntry?, sandbox: Bool, catalog: ProductCatalog)
+    -> FixedDuration
+  {
+    guard sandbox else { return .days(60) }
+    let (sandboxSeconds, nominalDays): (Int64, Int64)
+    switch catalog[entry?.productID ?? ""]?.duration {
+    case CalendarPeriod(1, .week): (sandboxSeconds, nominalDays) = (180, 7)
+    case CalendarPeriod(1, .year): (sandboxSeconds, nominalDays) = (3600, 365)
+    default: (sandboxSeconds, nominalDays) = (300, 30)
+    }
+    return .milliseconds(60 * 86_400_000 * sandboxSeconds * 1000 / (nominalDays * 86_400_000))
+  }
+
+  /// The entry whose coverage ends a period: of those ending at its end, the last bought.
+  static func ending(_ period: Interval, in coverage: [Covered]) -> ReceiptEntry? {
+    coverage.filter { !$0.refunded && $0.end == period.end && $0.start < $0.end }
+      .max { a, b in
+        (a.start, a.entry.transactionID.rawValue) < (b.start, b.entry.transactionID.rawValue)
+      }?.entry
+  }
+
+  /// What one renewal info says about the time after its subscription's last coverage.
+  static func cause(from info: RenewalInfo) -> LapseCause {
+    if info.isInBillingRetryPeriod == true { return .billingError }
+    switch info.rawExpirationIntent {
+    case 1: return .voluntary
+    case 2: return .billingError
+    case 3: return .priceIncrease
+    case 4, 5: return .unknown
+    default:
+      if info.priceConsentStatus == false { return .priceIncrease }
+      if info.autoRenewStatus == false { return .voluntary }
+      return .unknown
+    }
+  }
+
+  /// SPEC §5: the lapses between periods, each with its cause from evidence.
+  static func lapses(
+    _ periods: [Interval], coverage: [Covered], renewalInfo: [RenewalInfo], sandbox: Bool,
+    catalog: ProductCatalog
+  ) -> [Lapse] {
+    zip(periods, periods.dropFirst()).map { before, after in
+      let gap = Interval(start: before.end, end: after.start)
+      // A refunded entry that would have covered part of the gap.
+      if coverage.contains(where: { $0.refunded && $0.start < gap.end && $0.end > gap.start }) {
+        return Lapse(interval: gap, cause: .refund)
+      }
+      // Renewal info of the subscriptions whose coverage ends for good where the gap begins.
+      let ended = Set(
+        coverage.filter { !$0.refunded }.map(\.entry.originalTransactionID).filter { id in
+          coverage.filter { !$0.refunded && $0.entry.originalTransactionID == id }
+            .map(\.end).max() == gap.start
+        })
+      let causes = renewalInfo.filter { ended.contains($0.originalTransactionID) }.map(cause)
+      let limit = retryWindow(
+        after: ending(before, in: coverage), sandbox: sandbox, catalog: catalog)
+      if causes.contains(.billingError), gap.length < limit {
+        return Lapse(interval: gap, cause: .billingError)
+      }
+      for candidate in [LapseCause.priceIncrease, .voluntary] where causes.contains(candidate) {
+        return Lapse(interval: gap, cause: candidate)
+      }
+      return Lapse(interval: gap, cause: .unknown)
+    }
+  }
+
+  /// The reason an expired status gives for a lapse's cause.
+  static func reason(_ cause: LapseCause) -> ExpiryReason {
+    switch cause {
+    case .refund: .refund
+    case .billingError: .billingError
+    case .voluntary: .voluntary
+    case .priceIncrease: .priceIncrease
+    case .unknown: .unknown
+    }
+  }
+
+  /// SPEC §5: the state at `t`, with the expiry and reason of an expired state, walking the
+  /// rules in order.
+  static func status(
+    at t: Instant, entries: [ReceiptEntry], coverage: [Covered], periods: [Interval],
+    lapses: [Lapse], renewalInfo: [RenewalInfo], sandbox: Bool, catalog: ProductCatalog
+  ) -> (state: EntitlementState, expiredAt: Instant?, reason: ExpiryReason?) {
+    // 1. Inside a period.
+    if periods.contains(where: { $0.contains(t) }) { return (.active, nil, nil) }
+    // 2, 3. The latest purchases at or before t.
+    let bought = entries.filter { ($0.purchaseDate ?? .distantFuture) <= t }
+    guard let latest = bought.compactMap(\.purchaseDate).max() else {
+      return (.notSubscribed, nil, nil)
+    }
+    let atLatest = bought.filter { $0.purchaseDate == latest }
+    if atLatest.allSatisfy({ $0.cancellationDate != nil && !$0.isUpgraded }) {
+      return (.revoked, nil, .refund)
+    }
+    guard let ended = periods.last(where: { $0.end <= t }) else {
+      return (.expired, nil, .unknown)
+    }
+    // Inside an earlier lapse: its cause.
+    if let lapse = lapses.first(where: { $0.interval.contains(t) }) {
+      return (.expired, ended.end, reason(lapse.cause))
+    }
+    // Before a later purchase that covers nothing, renewal info says nothing.
+    let later = entries.compactMap(\.purchaseDate).filter { $0 > t }
+    let lastPurchase = entries.compactMap(\.purchaseDate).max() ?? latest
+    if !later.isEmpty || latest < lastPurchase { return (.expired, ended.end, .unknown) }
+    // 4. Grace: any of the entitlement's subscriptions in grace.
+    let subscriptions = Set(coverage.filter { !$0.refunded }.map(\.entry.originalTransactionID))
+    let graceEnd = renewalInfo.filter { subscriptions.contains($0.originalTransactionID) }
+      .compactMap(\.gracePeriodExpiresDate).filter { $0 > ended.end }.max()
+    if let graceEnd, t < graceEnd { return (.gracePeriod, ended.end, nil) }
+    // 5, 6. The renewal info of the subscription that ended the last period.
+    let inPeriod = coverage.filter {
+      !$0.refunded && $0.start >= ended.start && $0.end <= ended.end && $0.start < $0.end
+    }
+    let endingEntry = ending(ended, in: coverage)
+    let described =
+      endingEntry.flatMap { catalog[$0.productID]?.type == .autoRenewable ? $0 : nil }
+      ?? inPeriod.filter { catalog[$0.entry.productID]?.type == .autoRenewable }
+      .max { a, b in (a.end, a.start) < (b.end, b.start) }?.entry
+    let info = renewalInfo.first { $0.originalTransactionID == described?.originalTransactionID }
+    let limit = retryWindow(after: endingEntry, sandbox: sandbox, catalog: catalog)
+    if info?.isInBillingRetryPeriod == true {
+      return t < ended.end + limit
+        ? (.billingRetry, ended.end, nil) : (.expired, ended.end, .billingRetryExhausted)
+    }
+    let intent: ExpiryReason =
+      switch info?.rawExpirationIntent {
+      case 1: .voluntary
+      case 2: .billingError
+      case 3: .priceIncrease
+      case 4: .productUnavailable
+      default: .unknown
+      }
+    return (.expired, ended.end, intent)
   }
 
   /// SPEC §8, as of the end of time, without grace: released inside a period, or the latest

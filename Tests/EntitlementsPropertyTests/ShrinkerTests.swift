@@ -58,8 +58,25 @@ struct ShrinkerTests {
     var touching = 0
     var gaps = 0
     var trials = 0
+    var twoEntitlements = 0
+    var manyPeriods = 0
+    var manyRenewalInfos = 0
+    var idsAreApples = true
     for seed in 0..<500 as Range<UInt64> {
       let customer = generator.generate(seed: seed)
+      let entitlements = Set(
+        customer.entries.compactMap { customer.catalog[$0.productID]?.entitlement })
+      if entitlements.count > 1 { twoEntitlements += 1 }
+      if customer.evaluate().entitlements.contains(where: { $0.periods.count > 8 }) {
+        manyPeriods += 1
+      }
+      if customer.renewalInfo.count > 4 { manyRenewalInfos += 1 }
+      for entry in customer.entries {
+        let ids =
+          [entry.transactionID.rawValue, entry.originalTransactionID.rawValue]
+          + (entry.webOrderLineItemID.map { [$0.rawValue] } ?? [])
+        idsAreApples = idsAreApples && ids.allSatisfy { $0.count == 16 && UInt64($0) != nil }
+      }
       refunds += customer.entries.filter { $0.cancellationDate != nil && !$0.isUpgraded }.count
       upgrades += customer.entries.filter(\.isUpgraded).count
       trials += customer.entries.filter(\.isTrialPeriod).count
@@ -78,5 +95,10 @@ struct ShrinkerTests {
     #expect(touching > 200)
     #expect(gaps > 100)
     #expect(trials > 20)
+    // Apple-shaped data that reaches the sizes the rules treat differently.
+    #expect(idsAreApples)
+    #expect(twoEntitlements > 50)
+    #expect(manyPeriods > 3)
+    #expect(manyRenewalInfos > 3)
   }
 }

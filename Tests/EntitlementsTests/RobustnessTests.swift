@@ -121,7 +121,6 @@ struct RobustnessTests {
     var errors = 0
     var documentsWithDiagnostics = 0
     var cleanDocuments = 0
-    var total: Int { errors + documentsWithDiagnostics + cleanDocuments }
   }
 
   @Test(arguments: 0..<10 as Range<UInt64>)
@@ -151,12 +150,16 @@ struct RobustnessTests {
           tallies[mutation, default: Tally()].documentsWithDiagnostics += 1
         }
       } catch {
-        // Typed: ReadError, whose description names what is wrong.
-        #expect(!error.description.isEmpty)
+        // Typed: ReadError, whose description says what is wrong, and where.
+        let described = error.description
+        #expect(
+          described.hasPrefix("not JSON: at byte ") || described.hasPrefix("not a JWS: ")
+            || described.hasPrefix("unrecognized document: ")
+            || described.contains(": expected "),
+          "\(described)")
         tallies[mutation, default: Tally()].errors += 1
       }
     }
-    #expect(tallies.values.map(\.total).reduce(0, +) == 10_000)
     // Each kind of mutation was exercised and broke documents.
     for mutation in Mutation.allCases {
       let tally = tallies[mutation, default: Tally()]

@@ -18,34 +18,27 @@ public struct ActivePeriod: Hashable, Sendable {
   }
 
   /// The instants the entitlement was active, half-open.
-  public var interval: Interval
+  public let interval: Interval
   /// How the period began.
-  public var start: Start
+  public let start: Start
   /// The entries whose coverage makes up the period, in order of purchase.
   ///
   /// A period from ``Evaluator`` builds this array when it is read, from the evaluation's
-  /// entries (periods do not copy their entries' ids; issue: performance): read it once where
-  /// it is needed. Such a period keeps the evaluation's entries alive; keep the array, not the
-  /// period, to hold the ids alone.
-  public var transactionIDs: [TransactionID] {
-    get { Array(members) }
-    set { members = PeriodMembers(newValue, last: members.last) }
-  }
+  /// entries (``PeriodMembers``): read it once where it is needed. Such a period keeps the
+  /// evaluation's entries alive; keep the array, not the period, to hold the ids alone.
+  public var transactionIDs: [TransactionID] { Array(members) }
   /// The entry whose coverage ends last: its subscription's renewal info describes what comes
   /// after the period.
   ///
   /// A period from ``Evaluator`` reads it from the evaluation's entries when asked, like
-  /// ``transactionIDs``; setting it keeps the ids.
-  public var lastTransactionID: TransactionID {
-    get { members.last }
-    set { members = PeriodMembers(Array(members), last: newValue) }
-  }
+  /// ``transactionIDs``.
+  public var lastTransactionID: TransactionID { members.last }
   /// Whether the period began with a free trial (`is_trial_period` on an entry starting it).
-  public var beganWithTrial: Bool
+  public let beganWithTrial: Bool
   /// Whether the period began with an introductory offer (`is_in_intro_offer_period`).
-  public var beganWithIntroOffer: Bool
+  public let beganWithIntroOffer: Bool
   /// The ids behind ``transactionIDs`` and ``lastTransactionID``.
-  private var members: PeriodMembers
+  private let members: PeriodMembers
 
   /// Creates a period.
   ///

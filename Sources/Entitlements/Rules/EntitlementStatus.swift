@@ -124,22 +124,22 @@ public enum ExpiryReason: String, Hashable, Sendable, CaseIterable {
 /// ```
 public struct ActiveStatus: Hashable, Sendable {
   /// The start of the active period.
-  public var periodStart: Instant
+  public let periodStart: Instant
   /// The current expiry: the end of the period (``Instant/distantFuture`` for a lifetime
   /// purchase).
-  public var expiresAt: Instant
+  public let expiresAt: Instant
   /// The entry giving access at the instant (the latest-purchased one covering it).
-  public var transactionID: TransactionID
+  public let transactionID: TransactionID
   /// Its product.
-  public var productID: ProductID
+  public let productID: ProductID
   /// `auto_renew_status` of the last period's subscription; `false` for a period ending with a
   /// non-renewing or lifetime product; `nil` for an earlier period or without renewal info.
-  public var willRenew: Bool?
+  public let willRenew: Bool?
   /// `auto_renew_product_id` of the last period: the product of the next renewal; `nil` for an
   /// earlier period or without renewal info.
-  public var nextProductID: ProductID?
+  public let nextProductID: ProductID?
   /// The offer the entry giving access was bought with.
-  public var offer: Offer?
+  public let offer: Offer?
 
   /// Creates the details of an active status.
   ///

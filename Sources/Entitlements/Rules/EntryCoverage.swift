@@ -27,17 +27,17 @@ public struct EntryCoverage: Hashable, Sendable {
   }
 
   /// The entry.
-  public var entry: ReceiptEntry
+  public let entry: ReceiptEntry
   /// The product type the entry was evaluated as.
-  public var productType: ProductKind
+  public let productType: ProductKind
   /// The instants the entry gives access to; `nil` when it gives none (refunded, invalid, or
   /// upgraded away at its very start).
-  public var interval: Interval?
+  public let interval: Interval?
   /// Why.
-  public var disposition: Disposition
+  public let disposition: Disposition
   /// What the entry would have covered had it not been refunded; equal to ``interval`` for an
   /// entry that was not refunded. A lapse inside it has cause ``LapseCause/refund``.
-  public var naturalInterval: Interval?
+  public let naturalInterval: Interval?
 
   /// Creates a coverage record.
   ///

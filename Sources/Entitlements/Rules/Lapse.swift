@@ -11,9 +11,9 @@
 /// ```
 public struct Lapse: Hashable, Sendable {
   /// The instants without access, half-open: from the previous period's end to the next start.
-  public var interval: Interval
+  public let interval: Interval
   /// Why, from evidence.
-  public var cause: LapseCause
+  public let cause: LapseCause
 
   /// Creates a lapse.
   ///

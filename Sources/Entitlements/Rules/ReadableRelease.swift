@@ -17,9 +17,9 @@ public struct ReadableRelease: Hashable, Sendable {
   }
 
   /// The release.
-  public var release: Release
+  public let release: Release
   /// Why it is readable: the first reason in time.
-  public var reason: Reason
+  public let reason: Reason
 
   /// Creates a readable release.
   ///

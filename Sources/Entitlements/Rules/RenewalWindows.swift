@@ -16,16 +16,16 @@
 /// ```
 public struct RenewalWindows: Hashable, Sendable {
   /// The expiry E: the end of an auto-renewing period.
-  public var expiresAt: Instant
+  public let expiresAt: Instant
   /// `[E − 10 days, E)`: the App Store checks for billing problems and tells the customer.
-  public var billingCheck: Interval
+  public let billingCheck: Interval
   /// `[E − 24 hours, E)`: the App Store attempts the renewal.
-  public var renewalAttempts: Interval
+  public let renewalAttempts: Interval
   /// `[E, E + limit)`: after a billing failure the App Store keeps retrying. A successful
   /// retry here, after any grace period, restarts the subscription with a new renewal date.
-  public var billingRetry: Interval
+  public let billingRetry: Interval
   /// `[E, grace_period_expires_date)` when the renewal info of the last period has one after E.
-  public var gracePeriod: Interval?
+  public let gracePeriod: Interval?
 
   /// Creates the windows around an expiry with production lengths.
   ///

@@ -8,19 +8,25 @@
 /// ```
 public struct WindowLengths: Hashable, Sendable {
   /// Before expiry, the App Store checks for billing problems: 10 days in production.
-  public var billingCheck: FixedDuration
+  public let billingCheck: FixedDuration
   /// Before expiry, the App Store attempts the renewal: 24 hours in production.
-  public var renewalAttempts: FixedDuration
+  public let renewalAttempts: FixedDuration
   /// After expiry, the App Store retries billing: policy `billingRetryLimit`, 60 days.
-  public var billingRetry: FixedDuration
+  public let billingRetry: FixedDuration
 
   /// Production lengths.
   ///
   /// - Parameter billingRetryLimit: Policy `billingRetryLimit`; 60 days by default.
   public init(billingRetryLimit: FixedDuration = .days(60)) {
-    self.billingCheck = .days(10)
-    self.renewalAttempts = .hours(24)
-    self.billingRetry = billingRetryLimit
+    self.init(billingCheck: .days(10), renewalAttempts: .hours(24), billingRetry: billingRetryLimit)
+  }
+
+  private init(
+    billingCheck: FixedDuration, renewalAttempts: FixedDuration, billingRetry: FixedDuration
+  ) {
+    self.billingCheck = billingCheck
+    self.renewalAttempts = renewalAttempts
+    self.billingRetry = billingRetry
   }
 
   /// The same windows in the sandbox, each scaled by the product's ratio (1 month → 5 minutes
@@ -31,11 +37,10 @@ public struct WindowLengths: Hashable, Sendable {
   ///   - duration: The product's production duration; `nil` scales by the 1-month row.
   /// - Returns: The scaled lengths.
   public func scaled(by profile: SandboxProfile, for duration: CalendarPeriod?) -> WindowLengths {
-    var result = self
-    result.billingCheck = profile.scaled(billingCheck, for: duration)
-    result.renewalAttempts = profile.scaled(renewalAttempts, for: duration)
-    result.billingRetry = profile.scaled(billingRetry, for: duration)
-    return result
+    WindowLengths(
+      billingCheck: profile.scaled(billingCheck, for: duration),
+      renewalAttempts: profile.scaled(renewalAttempts, for: duration),
+      billingRetry: profile.scaled(billingRetry, for: duration))
   }
 }
 
