@@ -1,6 +1,7 @@
-import Entitlements
 import Foundation
 import Testing
+
+@testable import Entitlements
 
 /// Every file of shared/fixtures is read here, and what it yields is asserted against its
 /// MANIFEST.txt description.
@@ -131,8 +132,47 @@ extension RealDocuments {
     /// Files with a test of their own below (their shape is a capture's wrapper, not Apple's).
     static let ownTests = [
       "jws_v2/session-pro-backend__sandbox_v2_notification_sequences.json",
+      "notifications_v2/apple-forums-736694/example1_expired_voluntary.derived.json",
+      "notifications_v2/geniusparenting-strapi/documents.json",
+      "notifications_v2/odeme-entegrasyonu/documents.json",
+      "notifications_v2/session-pro-backend/documents.json",
+      "notifications_v2/soulmate-server/documents.json",
       "local_receipts/TPInAppReceipt__receipt-sandbox-legacy.DECODED_and_queried_by_TPInAppReceipt.json",
     ]
+
+    /// Every JWS stored in the v2 captures (their `jws` and `signedPayload` fields) reads as a
+    /// v2 notification or a transaction, with no diagnostic.
+    @Test(arguments: [
+      "notifications_v2/geniusparenting-strapi/documents.json",
+      "notifications_v2/odeme-entegrasyonu/documents.json",
+      "notifications_v2/session-pro-backend/documents.json",
+      "notifications_v2/soulmate-server/documents.json",
+    ])
+    func everyStoredJWSOfTheV2CapturesReads(_ file: String) throws {
+      func signed(_ value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+          return members.flatMap { key, value -> [String] in
+            if key == "jws" || key == "signedPayload", case .string(let text) = value {
+              return [text]
+            }
+            return signed(value)
+          }
+        case .array(let elements): return elements.flatMap(signed)
+        default: return []
+        }
+      }
+      let jws = signed(try JSONValue(parsing: Array(try fixtureData(file))))
+      #expect(!jws.isEmpty)
+      for compact in jws {
+        let document = try DocumentReader.read(Array(compact.utf8))
+        switch document {
+        case .notificationV2, .transaction: break
+        default: Issue.record("\(file): a JWS read as \(document)")
+        }
+        #expect(document.diagnostics.isEmpty, "\(file): \(document.diagnostics)")
+      }
+    }
 
     @Test func everyFixtureFileIsCovered() throws {
       let files = try FileManager.default.subpathsOfDirectory(atPath: fixturesDirectory.path)

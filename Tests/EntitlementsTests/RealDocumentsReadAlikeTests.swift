@@ -64,6 +64,9 @@ extension RealDocuments {
     /// The typed entry points take the fast path only for their own kind of document.
     @Test func typedEntryPointsAgree() throws {
       for (name, bytes) in try Self.suiteDocuments() where bytes.first == UInt8(ascii: "{") {
+        // A POST body (`{"signedPayload": …}`) is a document of its own: the typed entry
+        // points read decoded payloads.
+        if (try? JSONValue(parsing: bytes))?["signedPayload"] != nil { continue }
         let general = (try? DocumentReader.readGeneral(bytes))?.document
         if let expected = general as? VerifyReceiptResponse {
           #expect(try VerifyReceiptResponse(json: bytes) == expected, "\(name)")
