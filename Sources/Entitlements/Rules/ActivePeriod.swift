@@ -24,7 +24,7 @@ public struct ActivePeriod: Hashable, Sendable {
   /// The entries whose coverage makes up the period, in order of purchase.
   ///
   /// A period from ``Evaluator`` builds this array when it is read, from the evaluation's
-  /// entries (``PeriodMembers``): read it once where it is needed. Such a period keeps the
+  /// entries: read it once where it is needed. Such a period keeps the
   /// evaluation's entries alive; keep the array, not the period, to hold the ids alone.
   public var transactionIDs: [TransactionID] { Array(members) }
   /// The entry whose coverage ends last: its subscription's renewal info describes what comes
