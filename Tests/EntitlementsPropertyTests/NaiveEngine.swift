@@ -137,7 +137,8 @@ enum NaiveEngine {
     case 1: return .voluntary
     case 2: return .billingError
     case 3: return .priceIncrease
-    case 4, 5: return .unknown
+    case 4: return .productUnavailable
+    case 5: return .unknown
     default:
       if info.priceConsentStatus == false { return .priceIncrease }
       if info.autoRenewStatus == false { return .voluntary }
@@ -168,7 +169,8 @@ enum NaiveEngine {
       if causes.contains(.billingError), gap.length < limit {
         return Lapse(interval: gap, cause: .billingError)
       }
-      for candidate in [LapseCause.priceIncrease, .voluntary] where causes.contains(candidate) {
+      for candidate in [LapseCause.priceIncrease, .productUnavailable, .voluntary]
+      where causes.contains(candidate) {
         return Lapse(interval: gap, cause: candidate)
       }
       return Lapse(interval: gap, cause: .unknown)
@@ -182,6 +184,7 @@ enum NaiveEngine {
     case .billingError: .billingError
     case .voluntary: .voluntary
     case .priceIncrease: .priceIncrease
+    case .productUnavailable: .productUnavailable
     case .unknown: .unknown
     }
   }
@@ -234,15 +237,17 @@ enum NaiveEngine {
       return t < ended.end + limit
         ? (.billingRetry, ended.end, nil) : (.expired, ended.end, .billingRetryExhausted)
     }
-    let intent: ExpiryReason =
+    // SPEC §5 rule 6: the intent, else auto-renew off at the expiry, else unknown.
+    let reason: ExpiryReason =
       switch info?.rawExpirationIntent {
       case 1: .voluntary
       case 2: .billingError
       case 3: .priceIncrease
       case 4: .productUnavailable
+      case nil: info?.autoRenewStatus == false ? .voluntary : .unknown
       default: .unknown
       }
-    return (.expired, ended.end, intent)
+    return (.expired, ended.end, reason)
   }
 
   /// SPEC §8, as of the end of time, without grace: released inside a period, or the latest

@@ -89,7 +89,7 @@ struct LapseRulesTests {
       cause: .priceIncrease),
     .init(
       name: "intent 4", info: RenewalInfo(originalTransactionID: "1", rawExpirationIntent: 4),
-      cause: .unknown),
+      cause: .productUnavailable),
     .init(
       name: "auto-renew on, no intent",
       info: RenewalInfo(originalTransactionID: "1", autoRenewStatus: true), cause: .unknown),

@@ -90,7 +90,9 @@ struct StatusRulesTests {
     IntentCase(intent: 1, reason: .voluntary), IntentCase(intent: 2, reason: .billingError),
     IntentCase(intent: 3, reason: .priceIncrease),
     IntentCase(intent: 4, reason: .productUnavailable), IntentCase(intent: 5, reason: .unknown),
-    IntentCase(intent: 9, reason: .unknown), IntentCase(intent: nil, reason: .unknown),
+    IntentCase(intent: 9, reason: .unknown),
+    // Without an intent, auto-renew off at the expiry is evidence too (SPEC §5, rule 6).
+    IntentCase(intent: nil, reason: .voluntary),
   ])
   func expiredReasonComesFromExpirationIntent(_ test: IntentCase) throws {
     let evaluation = try evaluateOne(

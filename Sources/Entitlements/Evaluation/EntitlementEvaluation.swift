@@ -71,6 +71,28 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// premium.gracePeriod  // [Jan 26, Jan 29)
   /// ```
   public var gracePeriod: Interval? { storage.timeline.gracePeriod }
+  /// When the customer turned auto-renew off, as the newest run of Apple's statements about the
+  /// last period's subscription shows it (a `DID_CHANGE_RENEWAL_STATUS` /
+  /// `AUTO_RENEW_DISABLED` notification, or the first renewal info saying so); `nil` while
+  /// auto-renew is on or nothing says (RevenueCat's `unsubscribeDetectedAt`; SPEC §5).
+  ///
+  /// ```swift
+  /// premium.unsubscribeDetectedAt  // 2025-10-06T05:16:30Z: the AUTO_RENEW_DISABLED's date
+  /// ```
+  public var unsubscribeDetectedAt: Instant? {
+    storage.timeline.afterLastPeriod?.unsubscribeDetectedAt
+  }
+  /// When a billing problem was first detected for the last period's subscription (a
+  /// `DID_FAIL_TO_RENEW` notification, or the first renewal info in billing retry), and not
+  /// resolved since by a renewal; `nil` otherwise (RevenueCat's `billingIssueDetectedAt`;
+  /// SPEC §5).
+  ///
+  /// ```swift
+  /// service.billingIssueDetectedAt  // the DID_FAIL_TO_RENEW's signedDate
+  /// ```
+  public var billingIssueDetectedAt: Instant? {
+    storage.timeline.afterLastPeriod?.billingIssueDetectedAt
+  }
   /// Apple's `recentSubscriptionStartDate`: the start of the latest run of periods whose
   /// lapses are all shorter than 60 days (10 minutes in the sandbox). `nil` without periods.
   public var continuousSubscriptionStart: Instant? { storage.continuousSubscriptionStart }

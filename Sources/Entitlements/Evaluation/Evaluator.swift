@@ -51,8 +51,9 @@ public struct Evaluator: Sendable {
     var diagnostics = purchases.diagnostics + classification.diagnostics
     // SPEC §3: one renewal info per subscription, each describing a subscription of the
     // history.
-    let renewalInfo = RenewalInfoTable(history.renewalInfo, diagnostics: &diagnostics)
-    diagnostics += Self.unmatched(renewalInfo, in: entries)
+    let evidence = SubscriptionEvidence(
+      history.renewalInfo, history.notifications, diagnostics: &diagnostics)
+    diagnostics += Self.unmatched(evidence, in: entries)
     let recoveries = history.billingRecoveries.sorted {
       $0.originalTransactionID < $1.originalTransactionID
     }
@@ -60,7 +61,7 @@ public struct Evaluator: Sendable {
     entitlements.reserveCapacity(classification.groups.count)
     for position in classification.groups.indices {
       let evaluation = evaluate(
-        &classification.groups[position], of: entries, renewalInfo: renewalInfo,
+        &classification.groups[position], of: entries, evidence: evidence,
         recoveries: recoveries, environment: history.environment)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       entitlements.append(evaluation)
@@ -78,7 +79,7 @@ public struct Evaluator: Sendable {
   /// The evaluation of one entitlement's entries (SPEC §4–§7).
   private func evaluate(
     _ group: inout ProductClassification.Group, of entries: [ReceiptEntry],
-    renewalInfo: RenewalInfoTable, recoveries: [BillingRecovery], environment: StoreEnvironment
+    evidence: SubscriptionEvidence, recoveries: [BillingRecovery], environment: StoreEnvironment
   ) -> EntitlementEvaluation {
     // Moved out of the group, so that the coverage rules fill the records in place, with no
     // copy.
@@ -102,16 +103,22 @@ public struct Evaluator: Sendable {
       Set(records.map { entries[$0.entryIndex].originalTransactionID })
     }
     let lapses = LapseRules.lapses(
-      between: periods, coverage: coverage, renewalInfo: renewalInfo,
+      between: periods, coverage: coverage, evidence: evidence,
       recoveries: recoveries.isEmpty ? [] : Self.recoveries(of: subscriptions(), in: recoveries),
       billingRetryAfter: { lengths(after: $0).billingRetry })
-    let lastInfo = layout.spans.last.flatMap { span -> RenewalInfo? in
-      guard !renewalInfo.isEmpty else { return nil }
-      let described = Self.describedRecord(of: span, in: layout, records)
-      return renewalInfo[entries[records[described].entryIndex].originalTransactionID]
+    // What Apple stated about the subscription that ended the last period, from the start of
+    // its last coverage on.
+    var lastInfo: RenewalInfo?
+    var afterLastPeriod: Statement?
+    if !evidence.isEmpty, let span = layout.spans.last {
+      let described = records[Self.describedRecord(of: span, in: layout, records)]
+      let subscription = entries[described.entryIndex].originalTransactionID
+      lastInfo = evidence.current(subscription)
+      afterLastPeriod = evidence.statement(
+        about: subscription, from: described.start, before: nil, includingUndated: true)
     }
     let gracePeriod = periods.last.flatMap {
-      Self.gracePeriod(after: $0.interval.end, renewalInfo: renewalInfo, of: subscriptions)
+      Self.gracePeriod(after: $0.interval.end, evidence: evidence, of: subscriptions)
     }
     // SPEC §6: the windows around each auto-renewing expiry.
     var windows: [RenewalWindows] = []
@@ -127,7 +134,7 @@ public struct Evaluator: Sendable {
     }
     let timeline = EntitlementTimeline(
       id: group.id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
-      renewalInfo: lastInfo, gracePeriod: gracePeriod,
+      renewalInfo: lastInfo, afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod,
       billingRetryLimit: layout.spans.isEmpty
         ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry)
     return EntitlementEvaluation(
@@ -138,19 +145,23 @@ public struct Evaluator: Sendable {
   }
 
   /// One diagnostic per renewal info whose subscription names no entry of the history.
-  private static func unmatched(_ renewalInfo: RenewalInfoTable, in entries: [ReceiptEntry])
+  private static func unmatched(_ evidence: SubscriptionEvidence, in entries: [ReceiptEntry])
     -> [Diagnostic]
   {
-    guard !renewalInfo.isEmpty else { return [] }
-    // One info or a few is the norm: searching the entries for each beats hashing them all.
+    guard !evidence.infos.isEmpty else { return [] }
+    // One subscription or a few is the norm: searching the entries for each beats hashing
+    // them all.
     let known: (OriginalTransactionID) -> Bool
-    if renewalInfo.infos.count <= 4 {
+    if evidence.infos.count <= 4 {
       known = { id in entries.contains { $0.originalTransactionID == id } }
     } else {
       let subscriptions = Set(entries.map(\.originalTransactionID))
       known = { subscriptions.contains($0) }
     }
-    return renewalInfo.infos.filter { !known($0.originalTransactionID) }.map {
+    var reported = Set<OriginalTransactionID>()
+    return evidence.infos.filter {
+      !known($0.originalTransactionID) && reported.insert($0.originalTransactionID).inserted
+    }.map {
       Diagnostic(
         .renewalInfoWithoutEntries, originalTransactionID: $0.originalTransactionID,
         field: "original_transaction_id",
@@ -183,17 +194,17 @@ public struct Evaluator: Sendable {
   /// ``EntitlementEvaluation/gracePeriod``): to the latest `grace_period_expires_date` among
   /// the renewal infos of the entitlement's subscriptions, when later than `end`.
   private static func gracePeriod(
-    after end: Instant, renewalInfo: RenewalInfoTable,
+    after end: Instant, evidence: SubscriptionEvidence,
     of subscriptions: () -> Set<OriginalTransactionID>
   ) -> Interval? {
     guard !end.isDistantFuture,
-      renewalInfo.infos.contains(where: { ($0.gracePeriodExpiresDate ?? end) > end })
+      evidence.infos.contains(where: { ($0.gracePeriodExpiresDate ?? end) > end })
     else { return nil }
     let ids = subscriptions()
     var graceEnd = end
-    for info in renewalInfo.infos {
-      guard let date = info.gracePeriodExpiresDate, date > graceEnd,
-        ids.contains(info.originalTransactionID)
+    // Each subscription's newest renewal info says whether it is in grace now.
+    for subscription in ids {
+      guard let date = evidence.current(subscription)?.gracePeriodExpiresDate, date > graceEnd
       else { continue }
       graceEnd = date
     }

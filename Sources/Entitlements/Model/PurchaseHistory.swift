@@ -10,10 +10,17 @@
 public struct PurchaseHistory: Hashable, Sendable {
   /// Receipt entries from `in_app`, `latest_receipt_info` or transaction payloads, merged.
   public var entries: [ReceiptEntry]
-  /// Renewal info, one per `original_transaction_id`.
+  /// Renewal info: what Apple stated about each subscription, dated by ``RenewalInfo/signedDate``
+  /// (several per `original_transaction_id` when kept over time; the newest describes the
+  /// present).
   public var renewalInfo: [RenewalInfo]
   /// Evidence of billing-retry recoveries, such as `RENEWAL` notifications.
   public var billingRecoveries: [BillingRecovery]
+  /// What v2 notifications stated, dated (SPEC §5: dated evidence).
+  public var notifications: [NotificationEvidence]
+  /// Apple's own statuses, as documents stated them: the evaluation says whether it agrees
+  /// (SPEC §10).
+  public var appleStatuses: [AppleStatusReport]
   /// Where the receipt comes from.
   public var environment: StoreEnvironment
 
@@ -23,14 +30,19 @@ public struct PurchaseHistory: Hashable, Sendable {
   ///   - entries: Receipt entries, in any order, duplicates allowed.
   ///   - renewalInfo: Renewal info, one per subscription.
   ///   - billingRecoveries: Evidence of billing-retry recoveries.
+  ///   - notifications: What v2 notifications stated.
+  ///   - appleStatuses: Apple's own statuses.
   ///   - environment: Where the receipt comes from; production by default.
   public init(
     entries: [ReceiptEntry], renewalInfo: [RenewalInfo] = [],
-    billingRecoveries: [BillingRecovery] = [], environment: StoreEnvironment = .production
+    billingRecoveries: [BillingRecovery] = [], notifications: [NotificationEvidence] = [],
+    appleStatuses: [AppleStatusReport] = [], environment: StoreEnvironment = .production
   ) {
     self.entries = entries
     self.renewalInfo = renewalInfo
     self.billingRecoveries = billingRecoveries
+    self.notifications = notifications
+    self.appleStatuses = appleStatuses
     self.environment = environment
   }
 }

@@ -27,6 +27,10 @@ public struct RenewalInfo: Hashable, Sendable {
   public var gracePeriodExpiresDate: Instant?
   /// `price_consent_status`: `false` (0) while the customer has not agreed to a price increase.
   public var priceConsentStatus: Bool?
+  /// When Apple stated this: the JWS's `signedDate`, or the timestamp of the document that
+  /// carried it (a verifyReceipt response's). Renewal info is dated evidence (SPEC §5): it
+  /// describes the subscription as of this instant; `nil` when unknown.
+  public var signedDate: Instant?
 
   /// Creates renewal info.
   ///
@@ -39,6 +43,7 @@ public struct RenewalInfo: Hashable, Sendable {
   ///   - isInBillingRetryPeriod: `is_in_billing_retry_period`.
   ///   - gracePeriodExpiresDate: `grace_period_expires_date`.
   ///   - priceConsentStatus: `price_consent_status`.
+  ///   - signedDate: When Apple stated it.
   public init(
     originalTransactionID: OriginalTransactionID,
     productID: ProductID? = nil,
@@ -47,7 +52,8 @@ public struct RenewalInfo: Hashable, Sendable {
     rawExpirationIntent: Int? = nil,
     isInBillingRetryPeriod: Bool? = nil,
     gracePeriodExpiresDate: Instant? = nil,
-    priceConsentStatus: Bool? = nil
+    priceConsentStatus: Bool? = nil,
+    signedDate: Instant? = nil
   ) {
     self.originalTransactionID = originalTransactionID
     self.productID = productID
@@ -57,6 +63,15 @@ public struct RenewalInfo: Hashable, Sendable {
     self.isInBillingRetryPeriod = isInBillingRetryPeriod
     self.gracePeriodExpiresDate = gracePeriodExpiresDate
     self.priceConsentStatus = priceConsentStatus
+    self.signedDate = signedDate
+  }
+
+  /// The same info, dated `timestamp` when it has no date of its own.
+  public func dated(_ timestamp: Instant?) -> RenewalInfo {
+    guard signedDate == nil, let timestamp else { return self }
+    var dated = self
+    dated.signedDate = timestamp
+    return dated
   }
 
   /// The typed `expiration_intent`; `nil` when absent or a value this version does not know.
@@ -92,8 +107,9 @@ extension RenewalInfo {
 }
 
 extension RenewalInfo {
-  /// A fixed order of renewal infos by their fields, for choosing one of several that
-  /// disagree: `auto_renew_status`, `expiration_intent`, `is_in_billing_retry_period`,
+  /// A fixed order of renewal infos: by ``signedDate`` (undated first), then, for choosing one
+  /// of several signed at one instant that disagree, by their fields: `auto_renew_status`,
+  /// `expiration_intent`, `is_in_billing_retry_period`,
   /// `grace_period_expires_date`, `price_consent_status` (absent first, then `false` before
   /// `true` and by value), then `product_id` and `auto_renew_product_id`.
   ///
@@ -108,6 +124,9 @@ extension RenewalInfo {
   ///   - b: Other renewal info.
   /// - Returns: Whether `a` comes first; `false` for infos equal in these fields.
   public static func precedes(_ a: RenewalInfo, _ b: RenewalInfo) -> Bool {
+    if a.signedDate != b.signedDate {
+      return (a.signedDate ?? .distantPast) < (b.signedDate ?? .distantPast)
+    }
     func key(_ flag: Bool?) -> Int { flag.map { $0 ? 2 : 1 } ?? 0 }
     let left = (
       key(a.autoRenewStatus), a.rawExpirationIntent ?? .min, key(a.isInBillingRetryPeriod),

@@ -13,8 +13,10 @@ struct EntitlementTimeline: Hashable, Sendable {
   let layout: PeriodRules.Layout
   /// The lapses between consecutive periods.
   let lapses: [Lapse]
-  /// The renewal info describing the time after the last period.
+  /// The newest renewal info of the subscription that ended the last period.
   let renewalInfo: RenewalInfo?
+  /// What Apple stated about the time after the last period (rules 5 and 6).
+  let afterLastPeriod: Statement?
   /// The grace period after the last period (rule 4).
   let gracePeriod: Interval?
   /// The length of the billing-retry window after the last period (rule 5).

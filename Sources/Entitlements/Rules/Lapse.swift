@@ -14,15 +14,21 @@ public struct Lapse: Hashable, Sendable {
   public let interval: Interval
   /// Why, from evidence.
   public let cause: LapseCause
+  /// The reason the status gives inside the lapse (`expired`): the cause, told as finely as
+  /// the evidence allows (an `EXPIRED` / `BILLING_RETRY` notification makes a billing error
+  /// ``ExpiryReason/billingRetryExhausted``).
+  public let reason: ExpiryReason
 
   /// Creates a lapse.
   ///
   /// - Parameters:
   ///   - interval: The instants without access.
   ///   - cause: Why, from evidence.
-  public init(interval: Interval, cause: LapseCause) {
+  ///   - reason: The reason inside the lapse; the cause's own by default.
+  public init(interval: Interval, cause: LapseCause, reason: ExpiryReason? = nil) {
     self.interval = interval
     self.cause = cause
+    self.reason = reason ?? cause.reason
   }
 }
 
@@ -34,6 +40,7 @@ public struct Lapse: Hashable, Sendable {
 /// | a ``BillingRecovery`` ending the gap, or renewal info in billing retry / intent 2 | ``billingError`` |
 /// | renewal info with intent 3, or price consent withheld | ``priceIncrease`` |
 /// | renewal info with auto-renew off or intent 1 | ``voluntary`` |
+/// | renewal info with intent 4, or `EXPIRED` / `PRODUCT_NOT_FOR_SALE` | ``productUnavailable`` |
 /// | none | ``unknown`` |
 public enum LapseCause: String, Hashable, Sendable, CaseIterable {
   /// A refunded or revoked entry left the gap.
@@ -44,6 +51,22 @@ public enum LapseCause: String, Hashable, Sendable, CaseIterable {
   case voluntary
   /// The customer did not consent to a price increase.
   case priceIncrease
+  /// The product was not available at renewal.
+  case productUnavailable
   /// No evidence.
   case unknown
+}
+
+extension LapseCause {
+  /// The reason an `expired` status gives for this cause.
+  public var reason: ExpiryReason {
+    switch self {
+    case .refund: .refund
+    case .billingError: .billingError
+    case .voluntary: .voluntary
+    case .priceIncrease: .priceIncrease
+    case .productUnavailable: .productUnavailable
+    case .unknown: .unknown
+    }
+  }
 }

@@ -1,24 +1,28 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
-/// `billingRetryAfter(i)` is the billing-retry window after `periods[i]` (scaled in the
-/// sandbox): a lapse at least that long cannot have been a billing recovery.
-///
-/// Renewal info describes the time after its subscription's last entry, so it is evidence only
-/// for a lapse that begins where that subscription's coverage ends for good; a subscription
-/// that continues after the lapse has renewal info describing a later time, and says nothing
-/// about the lapse.
+/// A lapse's cause, first match wins:
+/// 1. ``LapseCause/refund``: a refunded entry would have covered part of the gap;
+/// 2. ``LapseCause/billingError``: a recovery (``BillingRecovery``) ends the gap, and the gap
+///    is shorter than the billing-retry window (`billingRetryAfter(i)` after `periods[i]`,
+///    scaled in the sandbox): a longer one cannot have been a recovery;
+/// 3. what Apple stated about each subscription whose coverage ended where the gap begins
+///    (``SubscriptionEvidence``): evidence signed from the start of its last coverage to the
+///    end of the gap, and its undated renewal info when the subscription never covers again;
+///    of several subscriptions, the cause in the order billing error, price increase, product
+///    unavailable, voluntary;
+/// 4. ``LapseCause/unknown``.
 enum LapseRules {
   /// - Parameters:
   ///   - periods: The entitlement's periods, in order.
   ///   - coverage: The entitlement's coverage.
-  ///   - renewalInfo: Renewal info by subscription.
+  ///   - evidence: What Apple stated, by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
   /// - Returns: One lapse per gap between two periods.
-  /// - Complexity: O(p + r log r + s log s) for p periods, r refunds and s subscriptions,
-  ///   plus one pass over the coverage.
+  /// - Complexity: O(p + r log r + c log c) for p periods, r refunds and c coverage, plus
+  ///   the evidence read for each gap.
   static func lapses(
-    between periods: [ActivePeriod], coverage: CoverageList, renewalInfo: RenewalInfoTable,
+    between periods: [ActivePeriod], coverage: CoverageList, evidence: SubscriptionEvidence,
     recoveries: [BillingRecovery], billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
@@ -32,17 +36,13 @@ enum LapseRules {
     if zip(refunded, refunded.dropFirst()).contains(where: { $0.start > $1.start }) {
       refunded.sort { $0.start < $1.start }
     }
-    // Renewal info applies to the gaps after a subscription's last coverage, in order of
-    // those ends (then by subscription): gaps come in order, so the ends at a gap's start are
-    // found by a cursor.
-    var lastEndings: [(OriginalTransactionID, Instant)] = []
-    if !renewalInfo.isEmpty {
-      lastEndings = lastEndBySubscription(coverage).sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-    }
+    // Without evidence (the usual case) the coverage is not read again.
+    let endings = evidence.isEmpty ? [] : Self.endings(of: coverage)
     var nextEnding = 0
     let recoveryInstants = recoveries.map(\.renewedAt).sorted()
-    // Gaps come in order, so the refunds starting before a gap's end and the first recovery
-    // after its start only move forward: two cursors instead of a search per gap.
+    // Gaps come in order, so the refunds starting before a gap's end, the first recovery
+    // after its start and the coverage ending at it only move forward: cursors instead of a
+    // search per gap.
     var startingBefore = 0
     // The latest end of the refunded spans before `startingBefore`; none yet is the earliest
     // instant, which meets no gap.
@@ -52,94 +52,89 @@ enum LapseRules {
     lapses.reserveCapacity(periods.count - 1)
     for index in periods.indices.dropLast() {
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
-      // The renewal infos of the subscriptions whose coverage ends for good at the gap.
-      var infos: [RenewalInfo] = []
-      while nextEnding < lastEndings.count, lastEndings[nextEnding].1 <= gap.start {
-        if lastEndings[nextEnding].1 == gap.start,
-          let info = renewalInfo[lastEndings[nextEnding].0]
-        {
-          infos.append(info)
-        }
-        nextEnding += 1
-      }
+      let couldBeRecovery = gap.length < billingRetryAfter(index)
       while startingBefore < refunded.count, refunded[startingBefore].start < gap.end {
         furthestEnd = max(furthestEnd, refunded[startingBefore].end)
         startingBefore += 1
       }
-      let refundMeetsGap = furthestEnd > gap.start
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
-      let recoveryEndsGap =
-        firstRecovery < recoveryInstants.count && recoveryInstants[firstRecovery] <= gap.end
-      lapses.append(
-        Lapse(
-          interval: gap,
-          cause: cause(
-            of: gap, refundMeetsGap: refundMeetsGap, infos: infos,
-            recoveryEndsGap: recoveryEndsGap, billingRetryLimit: billingRetryAfter(index))))
+      // What Apple stated about the subscriptions whose coverage ended at the gap.
+      var statements: [Statement] = []
+      while nextEnding < endings.count, endings[nextEnding].end <= gap.start {
+        let ending = endings[nextEnding]
+        nextEnding += 1
+        guard ending.end == gap.start else { continue }
+        statements.append(
+          evidence.statement(
+            about: ending.subscription, from: ending.start, before: gap.end,
+            includingUndated: ending.isFinal))
+      }
+      if furthestEnd > gap.start {
+        lapses.append(Lapse(interval: gap, cause: .refund))
+      } else if couldBeRecovery, firstRecovery < recoveryInstants.count,
+        recoveryInstants[firstRecovery] <= gap.end
+      {
+        lapses.append(Lapse(interval: gap, cause: .billingError))
+      } else {
+        lapses.append(cause(of: gap, statements, couldBeRecovery: couldBeRecovery))
+      }
     }
     return lapses
   }
 
-  /// The latest end of the coverage of each subscription that has any.
-  static func lastEndBySubscription(_ coverage: CoverageList) -> [(OriginalTransactionID, Instant)]
+  /// A lapse's cause and reason from what Apple stated about the subscriptions that ended
+  /// where it begins.
+  private static func cause(of gap: Interval, _ statements: [Statement], couldBeRecovery: Bool)
+    -> Lapse
   {
-    // Entries of one subscription come in runs, and most histories name one subscription:
-    // the previous entry's is tried first, and a table is made for a second subscription.
-    var ends: [(OriginalTransactionID, Instant)] = []
-    var positions: [OriginalTransactionID: Int] = [:]
-    var previous: Int?
+    let causes = statements.map { $0.cause(couldBeRecovery: couldBeRecovery) }
+    for candidate in [LapseCause.billingError, .priceIncrease, .productUnavailable, .voluntary]
+    where causes.contains(candidate) {
+      let reasons = zip(statements, causes).filter { $0.1 == candidate }.map(\.0.reason)
+      // A billing failure whose retry ran out says so; any other keeps the cause's reason.
+      let reason: ExpiryReason =
+        candidate == .billingError && reasons.contains(.billingRetryExhausted)
+        ? .billingRetryExhausted : candidate.reason
+      return Lapse(interval: gap, cause: candidate, reason: reason)
+    }
+    return Lapse(interval: gap, cause: .unknown)
+  }
+
+  /// Where each subscription's coverage ends: for each end, the subscription, the latest start
+  /// of its coverage ending there, and whether it is the subscription's last end; by end.
+  static func endings(of coverage: CoverageList)
+    -> [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)]
+  {
+    var endings:
+      [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)] = []
     for record in coverage.records {
       guard let interval = record.interval else { continue }
-      let id = coverage.entries[record.entryIndex].originalTransactionID
-      let position: Int
-      if let previous, ends[previous].0 == id {
-        position = previous
-      } else if let found = positions[id] ?? (ends.count == 1 && ends[0].0 == id ? 0 : nil) {
-        position = found
-      } else {
-        if ends.count == 1 { positions[ends[0].0] = 0 }
-        position = ends.count
-        ends.append((id, interval.end))
-        if position > 0 { positions[id] = position }
+      endings.append(
+        (
+          interval.end, coverage.entries[record.entryIndex].originalTransactionID, interval.start,
+          false
+        ))
+    }
+    endings.sort {
+      ($0.end, $0.subscription, $0.start) < ($1.end, $1.subscription, $1.start)
+    }
+    // One per end and subscription (its latest start), the last of each subscription final.
+    var unique:
+      [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)] = []
+    var last: [OriginalTransactionID: Int] = [:]
+    for ending in endings {
+      if let previous = unique.last, previous.end == ending.end,
+        previous.subscription == ending.subscription
+      {
+        unique[unique.count - 1].start = max(previous.start, ending.start)
+        continue
       }
-      ends[position].1 = max(ends[position].1, interval.end)
-      previous = position
+      last[ending.subscription] = unique.count
+      unique.append(ending)
     }
-    return ends
-  }
-
-  private static func cause(
-    of gap: Interval, refundMeetsGap: Bool, infos: [RenewalInfo], recoveryEndsGap: Bool,
-    billingRetryLimit: FixedDuration
-  ) -> LapseCause {
-    if refundMeetsGap { return .refund }
-    let couldBeRecovery = gap.length < billingRetryLimit
-    if couldBeRecovery, recoveryEndsGap { return .billingError }
-    // Without renewal info (the usual case) nothing else can be said: no list is made.
-    guard !infos.isEmpty else { return .unknown }
-    let causes = infos.map(cause(from:))
-    for candidate in [LapseCause.billingError, .priceIncrease, .voluntary]
-    where causes.contains(candidate) {
-      if candidate == .billingError && !couldBeRecovery { continue }
-      return candidate
-    }
-    return .unknown
-  }
-
-  /// The cause renewal info gives for the time after its subscription's last entry.
-  static func cause(from info: RenewalInfo) -> LapseCause {
-    if info.isInBillingRetryPeriod == true { return .billingError }
-    switch info.expirationIntent {
-    case .billingError: return .billingError
-    case .customerDidNotConsentToPriceIncrease: return .priceIncrease
-    case .customerCancelled: return .voluntary
-    case .productNotAvailable, .other: return .unknown
-    case nil:
-      if info.priceConsentStatus == false { return .priceIncrease }
-      if info.autoRenewStatus == false { return .voluntary }
-      return .unknown
-    }
+    for position in last.values { unique[position].isFinal = true }
+    return unique
   }
 }

@@ -10,9 +10,11 @@
 ///
 /// 4. `gracePeriod`: before the `grace_period_expires_date` of any of the entitlement's
 ///    subscriptions (``EntitlementEvaluation/gracePeriod``);
-/// 5. `billingRetry`: `is_in_billing_retry_period` and before E + `billingRetryLimit`;
-/// 6. `expired`: `billingRetryExhausted` past that window, else from `expiration_intent`,
-///    else `unknown`.
+/// 5. `billingRetry`: Apple's newest word is that it is retrying (`is_in_billing_retry_period`,
+///    `DID_FAIL_TO_RENEW`) and before E + `billingRetryLimit`;
+/// 6. `expired`: `billingRetryExhausted` past that window or after `EXPIRED` /
+///    `BILLING_RETRY`, else from `expiration_intent`, else from the `EXPIRED` subtype, else
+///    `voluntary` when auto-renew was off, else `unknown` (``Statement/reason``).
 enum StatusRules {
   static func status(at instant: Instant, of timeline: EntitlementTimeline) -> EntitlementStatus {
     let periods = timeline.periods
@@ -45,7 +47,7 @@ enum StatusRules {
     guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
-      return .expired(expiredAt: expiry, reason: reason(for: timeline.lapses[ended].cause))
+      return .expired(expiredAt: expiry, reason: timeline.lapses[ended].reason)
     }
     // Renewal info describes the time after the last purchase. Before a later purchase that
     // covers nothing (refunded, invalid), the instant is in a gap it does not describe.
@@ -57,13 +59,12 @@ enum StatusRules {
     if let grace = timeline.gracePeriod, instant < grace.end {
       return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd)
     }
-    if timeline.renewalInfo?.isInBillingRetryPeriod == true {
+    if timeline.afterLastPeriod?.inBillingRetry == true {
       return instant < retryEnd
         ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
         : .expired(expiredAt: expiry, reason: .billingRetryExhausted)
     }
-    return .expired(
-      expiredAt: expiry, reason: reason(for: timeline.renewalInfo?.expirationIntent))
+    return .expired(expiredAt: expiry, reason: timeline.afterLastPeriod?.reason ?? .unknown)
   }
 
   private static func activeStatus(
@@ -91,29 +92,11 @@ enum StatusRules {
       periodStart: interval.start, expiresAt: interval.end,
       transactionID: entry.transactionID, productID: entry.productID,
       willRenew: isLast
-        ? (endsAutoRenewing ? timeline.renewalInfo?.autoRenewStatus : false) : nil,
+        ? (endsAutoRenewing
+          ? timeline.afterLastPeriod?.autoRenews ?? timeline.renewalInfo?.autoRenewStatus
+          : false) : nil,
       nextProductID: isLast && endsAutoRenewing ? timeline.renewalInfo?.autoRenewProductID : nil,
       offer: offer)
-  }
-
-  static func reason(for cause: LapseCause) -> ExpiryReason {
-    switch cause {
-    case .refund: .refund
-    case .billingError: .billingError
-    case .voluntary: .voluntary
-    case .priceIncrease: .priceIncrease
-    case .unknown: .unknown
-    }
-  }
-
-  static func reason(for intent: RenewalInfo.ExpirationIntent?) -> ExpiryReason {
-    switch intent {
-    case .customerCancelled: .voluntary
-    case .billingError: .billingError
-    case .customerDidNotConsentToPriceIncrease: .priceIncrease
-    case .productNotAvailable: .productUnavailable
-    case .other, nil: .unknown
-    }
   }
 
   /// The index of the last element whose key is at or before `instant`, by binary search over

@@ -1,0 +1,258 @@
+/// What Apple stated about each subscription over time: its renewal infos and v2
+/// notifications, each dated by when Apple signed it (SPEC §5, "dated evidence").
+///
+/// Evidence about the time after an expiry is read from a window of time: it starts where
+/// the subscription's last coverage before the expiry began (anything older was followed by a
+/// renewal, so it is stale), and it ends where the next period begins when a later purchase
+/// closed the lapse (a document signed after a lapse ended says nothing about it). After the
+/// last period, the window never ends: the newest statement describes the present.
+///
+/// Within a window, the newest statement of each kind wins: the newest expiration intent, the
+/// newest `EXPIRED` subtype, the newest word on auto-renew (renewal info's `auto_renew_status`
+/// or a `DID_CHANGE_RENEWAL_STATUS` notification), the newest word on billing retry (renewal
+/// info's `is_in_billing_retry_period`, or `DID_FAIL_TO_RENEW`, `GRACE_PERIOD_EXPIRED`,
+/// `EXPIRED`, `DID_RENEW`).
+///
+/// ```swift
+/// var diagnostics: [Diagnostic] = []
+/// let evidence = SubscriptionEvidence(infos, notifications, diagnostics: &diagnostics)
+/// evidence.current("1000000000000001")?.autoRenewStatus  // the newest renewal info's
+/// evidence.statement(
+///   about: "1000000000000001", from: lastStart, before: nil, includingUndated: true
+/// ).reason  // .voluntary
+/// ```
+struct SubscriptionEvidence {
+  /// Renewal infos by subscription, then date (undated first), one per instant.
+  let infos: [RenewalInfo]
+  /// Notifications by subscription, then date.
+  let notifications: [NotificationEvidence]
+
+  /// The evidence of a history. Infos of one subscription signed at one instant that
+  /// disagree keep the first in the order of ``RenewalInfo/precedes(_:_:)``, so that the
+  /// input's order never changes the answer, and are reported in `diagnostics`.
+  init(
+    _ infos: [RenewalInfo], _ notifications: [NotificationEvidence],
+    diagnostics: inout [Diagnostic]
+  ) {
+    let sorted =
+      infos.count < 2
+      ? infos
+      : infos.sorted {
+        $0.originalTransactionID != $1.originalTransactionID
+          ? $0.originalTransactionID < $1.originalTransactionID : RenewalInfo.precedes($0, $1)
+      }
+    var unique: [RenewalInfo] = []
+    unique.reserveCapacity(sorted.count)
+    for info in sorted {
+      guard let kept = unique.last, kept.originalTransactionID == info.originalTransactionID,
+        kept.signedDate == info.signedDate
+      else {
+        unique.append(info)
+        continue
+      }
+      guard kept != info else { continue }
+      if diagnostics.last?.originalTransactionID != info.originalTransactionID
+        || diagnostics.last?.kind != .conflictingRenewalInfo
+      {
+        diagnostics.append(
+          Diagnostic(
+            .conflictingRenewalInfo, originalTransactionID: info.originalTransactionID,
+            field: "pending_renewal_info",
+            message:
+              "several renewal infos of one instant disagree; one was kept. Date each "
+              + "(signedDate), or give only the newest"))
+      }
+    }
+    self.infos = unique
+    self.notifications =
+      notifications.count < 2
+      ? notifications
+      : notifications.sorted {
+        ($0.originalTransactionID, $0.signedDate, $0.rawType, $0.rawSubtype ?? "")
+          < ($1.originalTransactionID, $1.signedDate, $1.rawType, $1.rawSubtype ?? "")
+      }
+  }
+
+  /// Whether there is no renewal info and no notification.
+  var isEmpty: Bool { infos.isEmpty && notifications.isEmpty }
+
+  /// The infos of `subscription`, oldest first.
+  func infos(of subscription: OriginalTransactionID) -> ArraySlice<RenewalInfo> {
+    let low = infos.partitionPoint { $0.originalTransactionID >= subscription }
+    let high = infos[low...].partitionPoint { $0.originalTransactionID > subscription }
+    return infos[low..<high]
+  }
+
+  /// The notifications of `subscription`, oldest first.
+  func notifications(of subscription: OriginalTransactionID) -> ArraySlice<NotificationEvidence> {
+    let low = notifications.partitionPoint { $0.originalTransactionID >= subscription }
+    let high = notifications[low...].partitionPoint { $0.originalTransactionID > subscription }
+    return notifications[low..<high]
+  }
+
+  /// The newest renewal info of `subscription`: what Apple says of it now.
+  func current(_ subscription: OriginalTransactionID) -> RenewalInfo? {
+    infos(of: subscription).last
+  }
+
+  /// What the evidence about `subscription` signed at or after `start` (and before `end`,
+  /// when given) says. Undated renewal info describes the time after the subscription's last
+  /// coverage (the old verifyReceipt meaning): it counts when `includingUndated`.
+  func statement(
+    about subscription: OriginalTransactionID, from start: Instant, before end: Instant?,
+    includingUndated: Bool
+  ) -> Statement {
+    func inWindow(_ date: Instant?) -> Bool {
+      guard let date else { return includingUndated }
+      return date >= start && end.map { date < $0 } ?? true
+    }
+    var events: [Statement.Event] = []
+    for info in infos(of: subscription) where inWindow(info.signedDate) {
+      events.append(.info(info))
+    }
+    for notification in notifications(of: subscription) where inWindow(notification.signedDate) {
+      events.append(.notification(notification))
+    }
+    // Oldest first; at one instant, a notification after the renewal info it carries.
+    events.sort {
+      $0.date < $1.date || ($0.date == $1.date && !$0.isNotification && $1.isNotification)
+    }
+    return Statement(events)
+  }
+}
+
+/// What the evidence of one window says about the time after an expiry (SPEC §5).
+struct Statement: Hashable, Sendable {
+  /// One dated piece of evidence.
+  enum Event: Hashable, Sendable {
+    case info(RenewalInfo)
+    case notification(NotificationEvidence)
+
+    var date: Instant {
+      switch self {
+      case .info(let info): info.signedDate ?? .distantFuture
+      case .notification(let notification): notification.signedDate
+      }
+    }
+
+    var isNotification: Bool {
+      if case .notification = self { return true }
+      return false
+    }
+  }
+
+  /// The newest `expiration_intent`.
+  private(set) var expirationIntent: RenewalInfo.ExpirationIntent?
+  /// Whether an intent was given at all (a value this version does not know reads as one).
+  private(set) var hasIntent = false
+  /// The newest `EXPIRED` notification's subtype.
+  private(set) var expiredSubtype: NotificationEvidence.Subtype?
+  /// The newest word on auto-renew: `false` when turned off.
+  private(set) var autoRenews: Bool?
+  /// The newest word on billing retry: whether the App Store is still trying to charge.
+  private(set) var inBillingRetry: Bool?
+  /// Whether billing retry ended without a renewal (`EXPIRED` / `BILLING_RETRY`).
+  private(set) var retryExhausted = false
+  /// The newest `price_consent_status`.
+  private(set) var priceConsent: Bool?
+  /// When the newest run of "auto-renew off" began: the first statement of it.
+  private(set) var unsubscribeDetectedAt: Instant?
+  /// When the newest run of billing trouble began.
+  private(set) var billingIssueDetectedAt: Instant?
+
+  init(_ events: [Event]) {
+    for event in events {
+      let date = event.date.isDistantFuture ? nil : event.date
+      switch event {
+      case .info(let info):
+        if let intent = info.rawExpirationIntent {
+          hasIntent = true
+          expirationIntent = RenewalInfo.ExpirationIntent(rawValue: intent)
+        }
+        if let renews = info.autoRenewStatus { noteAutoRenew(renews, at: date) }
+        if let retry = info.isInBillingRetryPeriod { noteBillingRetry(retry, at: date) }
+        if let consent = info.priceConsentStatus { priceConsent = consent }
+      case .notification(let notification):
+        switch (notification.type, notification.subtype) {
+        case (.didChangeRenewalStatus?, .autoRenewDisabled?): noteAutoRenew(false, at: date)
+        case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
+        case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)
+        case (.didRenew?, _), (.subscribed?, _): noteBillingRetry(false, at: date)
+        case (.expired?, let subtype):
+          expiredSubtype = subtype
+          noteBillingRetry(false, at: date)
+          if subtype == .billingRetry { retryExhausted = true }
+          if subtype == .voluntary { noteAutoRenew(false, at: date) }
+        default: break
+        }
+      }
+    }
+  }
+
+  private mutating func noteAutoRenew(_ renews: Bool, at date: Instant?) {
+    if !renews, autoRenews != false { unsubscribeDetectedAt = date }
+    if renews { unsubscribeDetectedAt = nil }
+    autoRenews = renews
+  }
+
+  private mutating func noteBillingRetry(_ retrying: Bool, at date: Instant?) {
+    if retrying, inBillingRetry != true { billingIssueDetectedAt = date }
+    if !retrying, !retryExhausted { billingIssueDetectedAt = nil }
+    inBillingRetry = retrying
+    if retrying { retryExhausted = false }
+  }
+
+  /// The cause of a lapse after the expiry, from this evidence alone; `couldBeRecovery`:
+  /// whether the lapse is shorter than the billing-retry window (a longer one cannot have been
+  /// a billing failure that recovered).
+  func cause(couldBeRecovery: Bool) -> LapseCause {
+    // A billing failure is the cause only while a recovery could still end the lapse; a
+    // longer lapse was not a failure that recovered, and nothing else said is trusted over it.
+    if inBillingRetry == true || retryExhausted {
+      return couldBeRecovery ? .billingError : .unknown
+    }
+    switch expirationIntent {
+    case .customerCancelled?: return .voluntary
+    case .billingError?: return couldBeRecovery ? .billingError : .unknown
+    case .customerDidNotConsentToPriceIncrease?: return .priceIncrease
+    case .productNotAvailable?: return .productUnavailable
+    case .other?: return .unknown
+    case nil: break
+    }
+    switch expiredSubtype {
+    case .voluntary?: return .voluntary
+    case .billingRetry?: return couldBeRecovery ? .billingError : .unknown
+    case .priceIncrease?: return .priceIncrease
+    case .productNotForSale?: return .productUnavailable
+    default: break
+    }
+    if priceConsent == false { return .priceIncrease }
+    if autoRenews == false { return .voluntary }
+    return .unknown
+  }
+
+  /// The reason an `expired` status gives after the expiry (SPEC §5, rule 6), the retry
+  /// window aside: `expiration_intent`, else the `EXPIRED` subtype, else auto-renew off at the
+  /// expiry, else unknown. Billing retry that ended without a renewal is
+  /// ``ExpiryReason/billingRetryExhausted``.
+  var reason: ExpiryReason {
+    if retryExhausted { return .billingRetryExhausted }
+    if hasIntent {
+      switch expirationIntent {
+      case .customerCancelled?: return .voluntary
+      case .billingError?: return .billingError
+      case .customerDidNotConsentToPriceIncrease?: return .priceIncrease
+      case .productNotAvailable?: return .productUnavailable
+      case .other?, nil: return .unknown
+      }
+    }
+    switch expiredSubtype {
+    case .voluntary?: return .voluntary
+    case .priceIncrease?: return .priceIncrease
+    case .productNotForSale?: return .productUnavailable
+    default: break
+    }
+    if autoRenews == false { return .voluntary }
+    return .unknown
+  }
+}
