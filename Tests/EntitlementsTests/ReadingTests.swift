@@ -161,19 +161,47 @@ struct ReadingTests {
     #expect(document.diagnostics.allSatisfy { $0.kind == .unreadableField })
   }
 
-  @Test func statusCodesAreTypedErrorsWithApplesMeaning() throws {
-    for (code, retry) in [(21007, StoreEnvironment.sandbox), (21008, .production)] {
-      let response = try VerifyReceiptResponse(json: Array(#"{"status": \#(code)}"#.utf8))
-      #expect(throws: VerifyReceiptStatusError(code: code)) { try response.requireSuccess() }
-      #expect(response.statusError?.retryEnvironment == retry)
-      #expect(response.statusError?.isRetryable == true)
-    }
+  /// SPEC §10: a verifyReceipt status other than 0 and 21006 is an error naming the code, its
+  /// meaning and whether retrying can help, never an empty history; from the document reader
+  /// and from the typed entry point alike.
+  @Test(arguments: [
+    (21000, "POST", false), (21002, "malformed", true), (21003, "authenticated", false),
+    (21004, "shared secret", false), (21005, "temporarily unable", true),
+    (21007, "test environment", true), (21008, "production environment", true),
+    (21009, "Internal data access", true), (21010, "cannot be found", false),
+    (21150, "Internal data access", true),
+  ])
+  func aStatusThatCarriesNoReceiptIsAnError(code: Int, meaning: String, retryable: Bool) {
+    let body = Array(#"{"status": \#(code), "receipt": {"in_app": []}}"#.utf8)
+    let expected = ReadError.verifyReceiptStatus(VerifyReceiptStatusError(code: code))
+    #expect(throws: expected) { try DocumentReader.read(body) }
+    #expect(throws: expected) { try VerifyReceiptResponse(json: body) }
+    let error = VerifyReceiptStatusError(code: code)
+    #expect(error.isRetryable == retryable)
+    #expect(error.description.hasPrefix("status \(code): "))
+    #expect(error.meaning.contains(meaning), "\(error.meaning)")
+  }
+
+  @Test func theEnvironmentErrorsSayWhereToVerify() {
+    #expect(VerifyReceiptStatusError(code: 21007).retryEnvironment == .sandbox)
+    #expect(VerifyReceiptStatusError(code: 21008).retryEnvironment == .production)
     #expect(
-      VerifyReceiptStatusError(code: 21003).meaning == "The receipt could not be authenticated.")
-    #expect(VerifyReceiptStatusError(code: 21150).meaning == "Internal data access error.")
-    #expect(VerifyReceiptStatusError(code: 21004).isRetryable == false)
-    let ok = try VerifyReceiptResponse(json: Array(#"{"status": 0}"#.utf8))
-    #expect(throws: Never.self) { try ok.requireSuccess() }
+      ReadError.verifyReceiptStatus(VerifyReceiptStatusError(code: 21007)).description.hasSuffix(
+        "(verify it against the sandbox)"))
+    #expect(VerifyReceiptStatusError(code: 21004).description.hasSuffix("(retrying will not help)"))
+  }
+
+  /// 0 and 21006 (an expired iOS 6 style receipt, still returned) carry a history.
+  @Test(arguments: [0, 21006])
+  func statusesThatCarryAReceiptRead(code: Int) throws {
+    let document = try DocumentReader.read(
+      Array(#"{"status": \#(code), "receipt": {"in_app": []}}"#.utf8))
+    guard case .verifyReceipt(let response) = document else {
+      Issue.record("read as \(document)")
+      return
+    }
+    #expect(response.status == code)
+    #expect(throws: Never.self) { try response.requireSuccess() }
   }
 
   @Test func unknownNotificationTypesAreKept() throws {

@@ -72,4 +72,33 @@ extension ReceiptEntry {
     }
     return false
   }
+
+  /// The indices of `entries` in canonical order (``canonicallyPrecedes(_:_:)``).
+  ///
+  /// Sorted by purchase instant alone, kept beside each index, and by the whole order only for
+  /// ties: the entries themselves are read only to break ties, and never moved.
+  ///
+  /// ```swift
+  /// ReceiptEntry.canonicalOrder(of: [april, february])  // [1, 0]
+  /// ```
+  ///
+  /// - Parameter entries: Entries in any order.
+  /// - Returns: Their indices, in canonical order.
+  /// - Complexity: O(n log n).
+  public static func canonicalOrder(of entries: [ReceiptEntry]) -> [Int] {
+    entries.withUnsafeBufferPointer { canonicalOrder(of: $0) }
+  }
+
+  /// ``canonicalOrder(of:)-([ReceiptEntry])`` of entries read in place.
+  static func canonicalOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int] {
+    var keyed = entries.indices.map { index in
+      (purchase: entries[index].purchaseDate?.millisecondsSince1970 ?? .min, index: index)
+    }
+    keyed.sort { a, b in
+      a.purchase != b.purchase
+        ? a.purchase < b.purchase
+        : canonicallyPrecedes(entries[a.index], entries[b.index])
+    }
+    return keyed.map(\.index)
+  }
 }

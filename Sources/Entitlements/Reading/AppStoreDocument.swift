@@ -22,6 +22,12 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
   case transaction(AppStoreTransaction)
   /// Renewal info of the App Store Server API or StoreKit 2, decoded.
   case renewal(AppStoreRenewalInfo)
+  /// A page of Get Transaction History.
+  case transactionHistory(TransactionHistoryResponse)
+  /// Get All Subscription Statuses.
+  case subscriptionStatuses(SubscriptionStatusesResponse)
+  /// A page of Get Notification History.
+  case notificationHistory(NotificationHistoryResponse)
 
   /// The document, as the shape every kind shares.
   public var document: any PurchaseDocument {
@@ -31,10 +37,13 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
     case .notificationV2(let document): document
     case .transaction(let document): document
     case .renewal(let document): document
+    case .transactionHistory(let document): document
+    case .subscriptionStatuses(let document): document
+    case .notificationHistory(let document): document
     }
   }
 
-  /// The document of `kind`'s own type, wrapped.
+  /// A document of one of the kinds' own types, wrapped.
   init?(_ document: any PurchaseDocument) {
     switch document {
     case let document as VerifyReceiptResponse: self = .verifyReceipt(document)
@@ -42,6 +51,9 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
     case let document as ServerNotification: self = .notificationV2(document)
     case let document as AppStoreTransaction: self = .transaction(document)
     case let document as AppStoreRenewalInfo: self = .renewal(document)
+    case let document as TransactionHistoryResponse: self = .transactionHistory(document)
+    case let document as SubscriptionStatusesResponse: self = .subscriptionStatuses(document)
+    case let document as NotificationHistoryResponse: self = .notificationHistory(document)
     case let document as AppStoreDocument: self = document
     default: return nil
     }
@@ -61,4 +73,8 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
   public var diagnostics: [Diagnostic] { document.diagnostics }
   /// Evidence of immediate upgrades.
   public var upgrades: [UpgradeEvidence] { document.upgrades }
+  /// What v2 notifications stated, dated.
+  public var notifications: [NotificationEvidence] { document.notifications }
+  /// Apple's own statuses the document states.
+  public var appleStatuses: [AppleStatusReport] { document.appleStatuses }
 }

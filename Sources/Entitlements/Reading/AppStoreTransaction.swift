@@ -84,8 +84,8 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
 
   /// Renewal info carries no entries.
   public var entries: [ReceiptEntry] { [] }
-  /// The info, as a list.
-  public var renewalInfo: [RenewalInfo] { info.map { [$0] } ?? [] }
+  /// The info, as a list, dated by the payload's `signedDate`.
+  public var renewalInfo: [RenewalInfo] { info.map { [$0.dated(timestamp)] } ?? [] }
   /// Renewal info alone is no recovery evidence.
   public var billingRecoveries: [BillingRecovery] { [] }
 

@@ -1,4 +1,4 @@
-/// Reads whatever Apple sent: it recognises the document by its fields.
+/// Reads whatever Apple sent: it recognises the document by its fields (SPEC §10).
 ///
 /// | document | recognised by |
 /// |---|---|
@@ -6,11 +6,23 @@
 /// | `{"signedPayload": …}` (a v2 notification as POSTed) | `signedPayload` |
 /// | ``ServerNotification`` (v2, decoded) | `notificationType` |
 /// | ``StatusUpdateNotification`` (v1) | `notification_type` |
+/// | ``TransactionHistoryResponse`` | `signedTransactions` |
+/// | ``NotificationHistoryResponse`` | `notificationHistory` |
+/// | ``SubscriptionStatusesResponse`` | `data`, an array of subscription groups |
 /// | ``VerifyReceiptResponse`` | `status`, `receipt` or `latest_receipt_info` |
 /// | ``AppStoreTransaction`` | `transactionId` |
 /// | ``AppStoreRenewalInfo`` | `originalTransactionId` without `transactionId` |
 ///
-/// Signatures are not verified (see ``JWS``).
+/// Without a verifier, signed payloads are decoded and **not verified**: anyone can forge
+/// one. Give a ``SignedPayloadVerifier`` (the `EntitlementsVerification` library's
+/// `SignedDataVerifier`, or your own) and every JWS of the document, nested ones included, is
+/// verified before it is read; a refusal is ``ReadError/signatureRejected(path:reason:)``
+/// naming the JWS's JSON path.
+///
+/// Regular documents are read straight from their bytes, with no tree; anything irregular by
+/// the general reader, which gives the same answer and says what was irregular. A verifying
+/// reader reads every document with the general reader, whose every JWS goes through the
+/// verifier.
 ///
 /// ```swift
 /// let document = try DocumentReader.read(bytes)  // [UInt8], Data, any bytes
@@ -20,60 +32,157 @@
 public enum DocumentReader {
   /// Reads one document.
   ///
-  /// - Parameter bytes: The document as received: `[UInt8]`, `Data`, or any collection of
-  ///   bytes.
+  /// - Parameters:
+  ///   - bytes: The document as received: `[UInt8]`, `Data`, or any collection of bytes.
+  ///   - verifier: Verifies every JWS before it is read; `nil` to decode without verifying.
   /// - Returns: The document, read.
-  /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON).
-  public static func read(_ bytes: some Collection<UInt8>) throws(ReadError) -> AppStoreDocument {
-    try wrap(read(Array(bytes), depth: 0, fast: true))
+  /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON, the status
+  ///   of a verifyReceipt response that carries no receipt, the path of a refused JWS).
+  public static func read(
+    _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
+  ) throws(ReadError) -> AppStoreDocument {
+    let payloads = SignedPayloads(verifier: verifier)
+    return try wrap(read(Array(bytes), depth: 0, fast: !payloads.verifies, payloads: payloads))
+  }
+
+  /// Reads every document a file holds: one document, a JSON array of documents (each a JSON
+  /// value or a JWS string), or one JWS per line.
+  ///
+  /// ```swift
+  /// try DocumentReader.readAll(Array(#"["eyJ…", {"status": 0, "receipt": {}}]"#.utf8)).count  // 2
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - verifier: Verifies every JWS before it is read; `nil` to decode without verifying.
+  /// - Returns: The documents, in the file's order.
+  /// - Throws: ``ReadError`` for the first document that cannot be read, its place named.
+  public static func readAll(
+    _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
+  ) throws(ReadError) -> [AppStoreDocument] {
+    let bytes = Array(bytes)
+    let trimmed = bytes.drop { isWhitespace($0) }
+    switch trimmed.first {
+    case UInt8(ascii: "[")?:
+      let payloads = SignedPayloads(verifier: verifier)
+      guard case .array(let elements) = try JSONValue.document(bytes) else {
+        preconditionFailure("a document that starts with [ is an array")
+      }
+      var documents: [AppStoreDocument] = []
+      for (index, element) in elements.enumerated() {
+        do throws(ReadError) {
+          if case .string(let compact) = element {
+            documents.append(
+              try wrap(
+                read(
+                  payloads.payload(of: compact, at: "[\(index)]"), depth: 1,
+                  fast: !payloads.verifies, payloads: payloads)))
+          } else {
+            documents.append(
+              try wrap(read(value: element, depth: 0, fast: false, payloads: payloads)))
+          }
+        } catch {
+          throw error.within("[\(index)]")
+        }
+      }
+      return documents
+    case UInt8(ascii: "{")?, nil:
+      return [try read(bytes, verifier: verifier)]
+    default:
+      // One JWS per line.
+      let lines = bytes.split(separator: UInt8(ascii: "\n")).map {
+        $0.filter { !isWhitespace($0) }
+      }.filter { !$0.isEmpty }
+      var documents: [AppStoreDocument] = []
+      for (index, line) in lines.enumerated() {
+        do throws(ReadError) {
+          documents.append(try read(line, verifier: verifier))
+        } catch {
+          throw error.within("line \(index + 1)")
+        }
+      }
+      return documents
+    }
   }
 
   /// Reads with the general reader only (the reference the byte-level reader is tested
   /// against).
   static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
-    try wrap(read(bytes, depth: 0, fast: false))
+    try wrap(read(bytes, depth: 0, fast: false, payloads: .unverified))
   }
 
-  /// A document read by one of the readers, as the closed set of kinds.
+  /// A document read by one of the readers, as the closed set of kinds. A verifyReceipt
+  /// response whose status carries no receipt is an error, never an empty history.
   private static func wrap(_ document: any PurchaseDocument) throws(ReadError) -> AppStoreDocument {
     guard let wrapped = AppStoreDocument(document) else {
       preconditionFailure("every reader makes one of the kinds of AppStoreDocument")
     }
+    if case .verifyReceipt(let response) = wrapped, let error = response.statusError {
+      throw .verifyReceiptStatus(error)
+    }
     return wrapped
   }
 
-  private static func read(_ bytes: [UInt8], depth: Int, fast: Bool) throws(ReadError)
-    -> any PurchaseDocument
-  {
-    let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  private static func read(
+    _ bytes: [UInt8], depth: Int, fast: Bool, payloads: SignedPayloads
+  ) throws(ReadError) -> any PurchaseDocument {
+    let trimmed = bytes.drop { isWhitespace($0) }
     if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
       depth == 0
     {
       let text = String(decoding: trimmed, as: UTF8.self).trimmingWhitespace
       if text.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
-        return try read(JWS.payload(of: text), depth: depth + 1, fast: fast)
+        return try read(
+          payloads.payload(of: text, at: ""), depth: depth + 1, fast: fast, payloads: payloads)
       }
     }
     // A regular document is read straight from the bytes (FastDocumentReader); the general
     // reader reads the rest and says what is irregular.
     if fast, let document = FastDocumentReader.read(bytes) { return document }
-    return try read(value: JSONValue.document(bytes), depth: depth, fast: fast)
+    return try read(value: JSONValue.document(bytes), depth: depth, fast: fast, payloads: payloads)
   }
 
   /// Reads a document already parsed (the scenario format's pasted documents).
   package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
-    try wrap(read(value: value, depth: 0, fast: true))
+    try wrap(read(value: value, depth: 0, fast: true, payloads: .unverified))
   }
 
-  private static func read(value: JSONValue, depth: Int, fast: Bool) throws(ReadError)
-    -> any PurchaseDocument
-  {
+  private static func read(
+    value: JSONValue, depth: Int, fast: Bool, payloads: SignedPayloads
+  ) throws(ReadError) -> any PurchaseDocument {
     let members = try value.documentObject(at: "")
     if case .string(let compact) = members["signedPayload"], depth < 2 {
-      return try read(JWS.payload(of: compact), depth: depth + 1, fast: fast)
+      return try read(
+        payloads.payload(of: compact, at: "signedPayload"), depth: depth + 1, fast: fast,
+        payloads: payloads)
     }
-    if members["notificationType"] != nil { return try ServerNotification(value: value) }
+    if payloads.verifies, depth == 0 {
+      // A document read with a verifier must be one of Apple's signed ones, or hold them.
+      guard
+        members["signedTransactions"] != nil || members["notificationHistory"] != nil
+          || members["data"]?.isArray == true
+      else {
+        throw .signatureRejected(
+          path: "(document)", reason: "not signed: a verifying reader reads only signed documents")
+      }
+    }
+    if members["notificationType"] != nil {
+      return try ServerNotification(value: value, payloads: payloads)
+    }
     if members["notification_type"] != nil { return try StatusUpdateNotification(value: value) }
+    if members["signedTransactions"] != nil {
+      return try TransactionHistoryResponse(value: value, payloads: payloads)
+    }
+    if members["notificationHistory"] != nil {
+      return try NotificationHistoryResponse(value: value, payloads: payloads)
+    }
+    if members["data"]?.isArray == true {
+      return try SubscriptionStatusesResponse(value: value, payloads: payloads)
+    }
     if members["status"] != nil || members["receipt"] != nil
       || members["latest_receipt_info"] != nil
     {
@@ -86,8 +195,30 @@ public enum DocumentReader {
         "an app transaction: it records the app's purchase, not an in-app one")
     }
     throw .unrecognizedDocument(
-      "none of notificationType, notification_type, status, receipt, latest_receipt_info, "
-        + "transactionId, originalTransactionId")
+      "none of notificationType, notification_type, signedTransactions, notificationHistory, "
+        + "data, status, receipt, latest_receipt_info, transactionId, originalTransactionId")
+  }
+}
+
+extension JSONValue {
+  fileprivate var isArray: Bool {
+    if case .array = self { return true }
+    return false
+  }
+}
+
+extension ReadError {
+  /// The same error, placed inside a file of several documents.
+  func within(_ place: String) -> ReadError {
+    switch self {
+    case .unexpectedShape(let path, let expected, let found):
+      .unexpectedShape(path: "\(place) \(path)", expected: expected, found: found)
+    case .signatureRejected(let path, let reason):
+      .signatureRejected(path: "\(place) \(path)", reason: reason)
+    case .unrecognizedDocument(let reason): .unrecognizedDocument("\(place): \(reason)")
+    case .malformedJWS(let reason): .malformedJWS("\(place): \(reason)")
+    case .malformedJSON, .verifyReceiptStatus: self
+    }
   }
 }
 

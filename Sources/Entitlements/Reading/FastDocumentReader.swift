@@ -330,6 +330,11 @@ struct FastDocumentReader {
 
     if seen.contains(.notificationType) {
       guard !nested, !seen.contains(.notification_type) else { throw GiveUp() }
+      // A type this version does not know is reported by the general reader.
+      guard
+        notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
+          ?? true
+      else { throw GiveUp() }
       return ServerNotification(
         rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
         environment: data?.environment.flatMap(StoreEnvironment.init(appleName:)),

@@ -27,16 +27,25 @@ public protocol PurchaseDocument: Sendable {
   var diagnostics: [Diagnostic] { get }
   /// Evidence of immediate upgrades (v2 `DID_CHANGE_RENEWAL_PREF` / `UPGRADE`).
   var upgrades: [UpgradeEvidence] { get }
+  /// What v2 notifications stated, dated (SPEC §5).
+  var notifications: [NotificationEvidence] { get }
+  /// Apple's own statuses the document states (SPEC §10).
+  var appleStatuses: [AppleStatusReport] { get }
 }
 
 extension PurchaseDocument {
   /// No upgrade evidence, for documents that cannot carry any.
   public var upgrades: [UpgradeEvidence] { [] }
+  /// No notification, for documents that are none.
+  public var notifications: [NotificationEvidence] { [] }
+  /// No status of Apple's, for documents that state none.
+  public var appleStatuses: [AppleStatusReport] { [] }
 
   /// The document alone, as the input of ``Evaluator/evaluate(_:)``.
   public var history: PurchaseHistory {
     PurchaseHistory(
       entries: entries, renewalInfo: renewalInfo, billingRecoveries: billingRecoveries,
+      notifications: notifications, appleStatuses: appleStatuses,
       environment: environment ?? .production)
   }
 }

@@ -17,6 +17,12 @@ public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
   case malformedJWS(String)
   /// Well-formed JSON that is none of the documents this library reads.
   case unrecognizedDocument(String)
+  /// A verifyReceipt response whose `status` says it carries no receipt: never read as an
+  /// empty history (SPEC §10).
+  case verifyReceiptStatus(VerifyReceiptStatusError)
+  /// A JWS the caller's ``SignedPayloadVerifier`` refused, at its JSON path (`signedPayload`,
+  /// `data.signedTransactionInfo`, `signedTransactions[3]`).
+  case signatureRejected(path: String, reason: String)
 
   /// One line saying what is wrong and where.
   public var description: String {
@@ -26,6 +32,8 @@ public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(path): expected \(expected), found \(found)"
     case .malformedJWS(let reason): "not a JWS: \(reason)"
     case .unrecognizedDocument(let reason): "unrecognized document: \(reason)"
+    case .verifyReceiptStatus(let error): "verifyReceipt \(error)"
+    case .signatureRejected(let path, let reason): "\(path): signature rejected: \(reason)"
     }
   }
 }

@@ -33,6 +33,37 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// For `DID_CHANGE_RENEWAL_PREF` / `UPGRADE`: the old plan ended where this transaction began.
   public var upgrades: [UpgradeEvidence]
 
+  /// The typed `notificationType`; `nil` for a type this version does not know (the reader
+  /// reports it: it carries no evidence).
+  public var notificationType: NotificationEvidence.NotificationType? {
+    rawNotificationType.flatMap(NotificationEvidence.NotificationType.init(rawValue:))
+  }
+
+  /// The subscription the notification is about: its transaction's, else its renewal info's.
+  public var originalTransactionID: OriginalTransactionID? {
+    entries.first?.originalTransactionID ?? renewalInfo.first?.originalTransactionID
+  }
+
+  /// What the notification states, dated by its `signedDate`: evidence for the rules
+  /// (SPEC §5). Empty without a type, a date or a subscription.
+  public var notifications: [NotificationEvidence] {
+    guard let rawNotificationType, let timestamp, let originalTransactionID else { return [] }
+    return [
+      NotificationEvidence(
+        originalTransactionID: originalTransactionID, transactionID: entries.first?.transactionID,
+        signedDate: timestamp, rawType: rawNotificationType, rawSubtype: rawSubtype)
+    ]
+  }
+
+  /// Apple's status of the subscription at `signedDate` (`data.status`; SPEC §10).
+  public var appleStatuses: [AppleStatusReport] {
+    guard let appleStatus, let timestamp, let originalTransactionID else { return [] }
+    return [
+      AppleStatusReport(
+        originalTransactionID: originalTransactionID, at: timestamp, rawStatus: appleStatus)
+    ]
+  }
+
   /// Reads a notification from its decoded payload's bytes.
   ///
   /// - Parameter json: The decoded `signedPayload`.
@@ -47,7 +78,7 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   ///
   /// - Parameter value: The decoded payload.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  package init(value: JSONValue) throws(ReadError) {
+  package init(value: JSONValue, payloads: SignedPayloads = .unverified) throws(ReadError) {
     let members = try value.documentObject(at: "")
     var top = FieldReader(members, path: "")
     let type = top.string("notificationType")
@@ -64,7 +95,8 @@ public struct ServerNotification: PurchaseDocument, Hashable {
       environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
       diagnostics += fields.diagnostics
       let transactionPath = "data.signedTransactionInfo"
-      if let payload = Self.payload(data["signedTransactionInfo"], transactionPath, &diagnostics),
+      if let payload = try Self.payload(
+        data["signedTransactionInfo"], transactionPath, payloads, &diagnostics),
         let transaction = Self.read(
           payload, transactionPath, &diagnostics, AppStoreTransaction.init(value:path:))
       {
@@ -72,7 +104,8 @@ public struct ServerNotification: PurchaseDocument, Hashable {
         diagnostics += transaction.diagnostics
       }
       let renewalPath = "data.signedRenewalInfo"
-      if let payload = Self.payload(data["signedRenewalInfo"], renewalPath, &diagnostics),
+      if let payload = try Self.payload(
+        data["signedRenewalInfo"], renewalPath, payloads, &diagnostics),
         let info = Self.read(
           payload, renewalPath, &diagnostics, AppStoreRenewalInfo.init(value:path:))
       {
@@ -101,6 +134,16 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     self.entries = entries
     self.renewalInfo = renewalInfo
     self.diagnostics = diagnostics
+    if let rawNotificationType,
+      NotificationEvidence.NotificationType(rawValue: rawNotificationType) == nil
+    {
+      self.diagnostics.append(
+        Diagnostic(
+          .unreadableField, field: "notificationType",
+          message:
+            "\(rawNotificationType) is a notification type this version does not know: read as "
+            + "carrying no evidence"))
+    }
     if rawNotificationType == "DID_RENEW", rawSubtype == "BILLING_RECOVERY",
       let entry = entries.first, let renewedAt = entry.purchaseDate
     {
@@ -140,15 +183,33 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     }
   }
 
+  /// The payload a signed field holds: a JWS decoded (verified first when `payloads`
+  /// verifies), or a decoded object in its place (which a verifying reader refuses: it carries
+  /// no signature).
   private static func payload(
-    _ value: JSONValue?, _ path: String, _ diagnostics: inout [Diagnostic]
-  ) -> JSONValue? {
+    _ value: JSONValue?, _ path: String, _ payloads: SignedPayloads,
+    _ diagnostics: inout [Diagnostic]
+  ) throws(ReadError) -> JSONValue? {
     switch value {
     case nil, .null: return nil
-    case .object: return value
+    case .object:
+      if payloads.verifies {
+        throw .signatureRejected(path: path, reason: "a decoded object, not a signed payload")
+      }
+      return value
     case .string(let compact):
+      let bytes: [UInt8]
       do {
-        return try JSONValue(parsing: JWS.payload(of: compact))
+        bytes = try payloads.payload(of: compact, at: path)
+      } catch {
+        if case .signatureRejected = error { throw error }
+        diagnostics.append(
+          Diagnostic(
+            .unreadableField, field: path, message: "cannot decode the JWS payload: \(error)"))
+        return nil
+      }
+      do {
+        return try JSONValue(parsing: bytes)
       } catch {
         diagnostics.append(
           Diagnostic(

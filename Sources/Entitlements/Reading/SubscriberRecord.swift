@@ -1,14 +1,20 @@
 /// Everything known about one subscriber, folded from any number of documents in any order.
 ///
-/// The App Store retries notifications and may deliver them out of order, and a backend
-/// re-verifies receipts; folding the same documents in any order, any number of times, gives
-/// the same record (SPEC §3):
+/// The App Store retries notifications and may deliver them out of order, pages of a
+/// transaction history overlap, and a backend re-reads what it stored; folding the same
+/// documents in any order, any number of times, gives the same record (SPEC §3, §10):
 /// - entries are keyed by `transaction_id`; when two documents disagree about one, the newer
 ///   document wins (its ``PurchaseDocument/timestamp``), so a reversed refund comes back;
-///   within one timestamp the record carrying a `cancellation_date` wins;
-/// - renewal info is kept per `original_transaction_id`, the newest document's;
-/// - recovery and upgrade evidence and diagnostics accumulate as sets; an upgrade marks the
-///   subscription's other entries covering its instant as upgraded (``UpgradeEvidence``).
+///   within one timestamp the record carrying a `cancellation_date` wins, then the later in
+///   canonical order (``ReceiptEntry/canonicallyPrecedes(_:_:)``);
+/// - renewal info dated by Apple (``RenewalInfo/signedDate``) is kept, one per subscription
+///   and instant: it is dated evidence, and the rules read each at its time (SPEC §5);
+///   undated renewal info (verifyReceipt's) is kept per subscription from the newest
+///   document;
+/// - notifications, Apple's statuses, recovery and upgrade evidence and diagnostics
+///   accumulate as sets; an upgrade marks the subscription's other entries covering its
+///   instant as upgraded (``UpgradeEvidence``);
+/// - the environment is the newest document's that names one.
 ///
 /// ```swift
 /// var record = SubscriberRecord()
@@ -16,17 +22,26 @@
 /// Evaluator(catalog: catalog).evaluate(record.history)
 /// ```
 public struct SubscriberRecord: Hashable, Sendable {
-  private struct Dated<Value: Hashable & Sendable>: Hashable, Sendable {
-    var value: Value
-    var timestamp: Instant
-  }
-
-  private var entries: [TransactionID: Dated<ReceiptEntry>] = [:]
-  private var renewalInfo: [OriginalTransactionID: Dated<RenewalInfo>] = [:]
+  /// The entries, in the order first met, with the timestamp of the document each came from.
+  private var entries: [ReceiptEntry] = []
+  private var entryTimestamps: [Instant] = []
+  /// Where each transaction's entry is in ``entries``.
+  private var positions: [CompactIdentifier: Int] = [:]
+  /// Dated renewal info by subscription and instant; undated by subscription, with its
+  /// document's timestamp.
+  private var datedInfos: [DatedKey: RenewalInfo] = [:]
+  private var undatedInfos: [OriginalTransactionID: (info: RenewalInfo, timestamp: Instant)] = [:]
   private var recoveries: Set<BillingRecovery> = []
   private var upgrades: Set<UpgradeEvidence> = []
+  private var notifications: Set<NotificationEvidence> = []
+  private var appleStatuses: Set<AppleStatusReport> = []
   private var diagnostics: Set<Diagnostic> = []
-  private var environment: Dated<StoreEnvironment>?
+  private var environment: (value: StoreEnvironment, timestamp: Instant)?
+
+  private struct DatedKey: Hashable, Sendable {
+    let subscription: OriginalTransactionID
+    let signedDate: Instant
+  }
 
   /// An empty record.
   public init() {}
@@ -37,70 +52,103 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// - Complexity: O(n) for the document's n entries.
   public mutating func fold(_ document: some PurchaseDocument) {
     let timestamp = document.timestamp ?? .distantPast
-    for entry in document.entries {
-      let candidate = Dated(value: entry, timestamp: timestamp)
-      if let kept = entries[entry.transactionID], !Self.entryPrecedes(kept, candidate) {
+    let incoming = document.entries
+    entries.reserveCapacity(entries.count + incoming.count)
+    for entry in incoming {
+      let key = entry.transactionKey
+      guard let position = positions[key] else {
+        positions[key] = entries.count
+        entries.append(entry)
+        entryTimestamps.append(timestamp)
         continue
       }
-      entries[entry.transactionID] = candidate
+      if Self.precedes(entries[position], entryTimestamps[position], entry, timestamp) {
+        entries[position] = entry
+        entryTimestamps[position] = timestamp
+      }
     }
     for info in document.renewalInfo {
-      let candidate = Dated(value: info, timestamp: timestamp)
-      if let kept = renewalInfo[info.originalTransactionID],
-        kept.timestamp > candidate.timestamp
-          || (kept.timestamp == candidate.timestamp
-            && !RenewalInfo.precedes(candidate.value, kept.value))
-      {
-        continue
+      if let signedDate = info.signedDate {
+        let key = DatedKey(subscription: info.originalTransactionID, signedDate: signedDate)
+        if let kept = datedInfos[key], !RenewalInfo.precedes(info, kept) { continue }
+        datedInfos[key] = info
+      } else {
+        if let kept = undatedInfos[info.originalTransactionID],
+          kept.timestamp > timestamp
+            || (kept.timestamp == timestamp && !RenewalInfo.precedes(info, kept.info))
+        {
+          continue
+        }
+        undatedInfos[info.originalTransactionID] = (info, timestamp)
       }
-      renewalInfo[info.originalTransactionID] = candidate
     }
     recoveries.formUnion(document.billingRecoveries)
     upgrades.formUnion(document.upgrades)
+    notifications.formUnion(document.notifications)
+    appleStatuses.formUnion(document.appleStatuses)
     diagnostics.formUnion(document.diagnostics)
     if let found = document.environment {
-      let candidate = Dated(value: found, timestamp: timestamp)
       if let kept = environment,
-        (kept.timestamp, kept.value.rawValue) >= (candidate.timestamp, candidate.value.rawValue)
+        (kept.timestamp, kept.value.rawValue) >= (timestamp, found.rawValue)
       {
         return
       }
-      environment = candidate
+      environment = (found, timestamp)
     }
   }
 
-  /// Whether `a` loses to `b`: older, or as old without a cancellation that `b` has, or by a
-  /// fixed order of the fields.
-  private static func entryPrecedes(_ a: Dated<ReceiptEntry>, _ b: Dated<ReceiptEntry>) -> Bool {
-    if a.timestamp != b.timestamp { return a.timestamp < b.timestamp }
-    let aCancelled = a.value.cancellationDate != nil
-    let bCancelled = b.value.cancellationDate != nil
+  /// Whether the record `a`, from a document of `aTime`, loses to `b` from `bTime`: older, or
+  /// as old without a cancellation that `b` has, or earlier in canonical order.
+  private static func precedes(
+    _ a: ReceiptEntry, _ aTime: Instant, _ b: ReceiptEntry, _ bTime: Instant
+  ) -> Bool {
+    if aTime != bTime { return aTime < bTime }
+    let aCancelled = a.cancellationDate != nil
+    let bCancelled = b.cancellationDate != nil
     if aCancelled != bCancelled { return bCancelled }
-    return ReceiptEntry.canonicallyPrecedes(a.value, b.value)
+    return ReceiptEntry.canonicallyPrecedes(a, b)
   }
 
-  /// The record as the input of ``Evaluator/evaluate(_:)``, in a fixed order.
+  /// The record as the input of ``Evaluator/evaluate(_:)``, in a fixed order: entries in
+  /// canonical order (sorted by their indices, never by moving whole entries), evidence in
+  /// the order of its fields.
   ///
   /// - Complexity: O(n log n + u log u) for n entries and u upgrade evidences.
   public var history: PurchaseHistory {
     let upgradesBySubscription = Dictionary(grouping: upgrades, by: \.originalTransactionID)
       .mapValues { $0.sorted { $0.upgradedAt < $1.upgradedAt } }
+    let order = ReceiptEntry.canonicalOrder(of: entries)
+    let ordered = order.map { index in
+      upgradesBySubscription.isEmpty
+        ? entries[index] : Self.markUpgraded(entries[index], upgradesBySubscription)
+    }
+    let infos =
+      datedInfos.values.sorted {
+        ($0.originalTransactionID, $0.signedDate ?? .distantPast) < (
+          $1.originalTransactionID, $1.signedDate ?? .distantPast
+        )
+      }
+      + undatedInfos.keys.sorted().compactMap { undatedInfos[$0]?.info }
     return PurchaseHistory(
-      entries: entries.values.map { Self.markUpgraded($0.value, upgradesBySubscription) }
-        .sorted(by: ReceiptEntry.canonicallyPrecedes),
-      renewalInfo: renewalInfo.keys.sorted().compactMap { renewalInfo[$0]?.value },
+      entries: ordered,
+      renewalInfo: infos,
       billingRecoveries: recoveries.sorted {
         ($0.renewedAt, $0.originalTransactionID) < ($1.renewedAt, $1.originalTransactionID)
+      },
+      notifications: notifications.sorted {
+        ($0.signedDate, $0.originalTransactionID, $0.rawType, $0.rawSubtype ?? "")
+          < ($1.signedDate, $1.originalTransactionID, $1.rawType, $1.rawSubtype ?? "")
+      },
+      appleStatuses: appleStatuses.sorted {
+        ($0.at, $0.originalTransactionID, $0.rawStatus) < (
+          $1.at, $1.originalTransactionID, $1.rawStatus
+        )
       },
       environment: environment?.value ?? .production)
   }
 
   /// The entry, marked `is_upgraded` when upgrade evidence of its subscription (by
-  /// subscription, each in order of instant) falls inside it.
-  ///
-  /// The evidence inside the entry is found by a binary search: a scan of all of it for each
-  /// entry took time quadratic in the record's size (20 000 entries and as many evidences:
-  /// 0.94 s; issue: performance, "no quadratic path").
+  /// subscription, each in order of instant) falls inside it: found by a binary search.
   private static func markUpgraded(
     _ entry: ReceiptEntry, _ upgradesBySubscription: [OriginalTransactionID: [UpgradeEvidence]]
   ) -> ReceiptEntry {
@@ -122,4 +170,16 @@ public struct SubscriberRecord: Hashable, Sendable {
 
   /// Every field the folded documents could not read, in a fixed order.
   public var readingDiagnostics: [Diagnostic] { diagnostics.sorted() }
+
+  /// Equal when they hold the same entries, evidence and environment, whatever the order they
+  /// were folded in.
+  public static func == (lhs: SubscriberRecord, rhs: SubscriberRecord) -> Bool {
+    lhs.history == rhs.history && lhs.diagnostics == rhs.diagnostics
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(history)
+    hasher.combine(diagnostics)
+  }
 }

@@ -56,11 +56,14 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   /// Reads a response from its bytes.
   ///
   /// - Parameter json: The response body.
-  /// - Throws: ``ReadError`` when the bytes are not JSON or not an object.
+  /// - Throws: ``ReadError`` when the bytes are not JSON or not an object, and
+  ///   ``ReadError/verifyReceiptStatus(_:)`` for a status that carries no receipt (any but 0
+  ///   and 21006): such a response is never read as an empty history.
   public init(json: [UInt8]) throws(ReadError) {
     self = try FastDocumentReader.read(json) { value throws(ReadError) in
       try Self(value: value)
     }
+    if let statusError { throw .verifyReceiptStatus(statusError) }
   }
 
   init(

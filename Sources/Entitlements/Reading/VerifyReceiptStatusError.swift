@@ -65,6 +65,17 @@ public struct VerifyReceiptStatusError: Error, Hashable, Sendable, CustomStringC
     }
   }
 
-  /// "status 21007: This receipt is from the test environment, …".
-  public var description: String { "status \(code): \(meaning)" }
+  /// What to do about it, in a few words: where to send the receipt instead, or whether trying
+  /// again can help.
+  public var advice: String {
+    switch code {
+    case 21007: "verify it against the sandbox"
+    case 21008: "verify it against production"
+    default: isRetryable ? "retrying later can help" : "retrying will not help"
+    }
+  }
+
+  /// "status 21007: This receipt is from the test environment, … (verify it against the
+  /// sandbox)".
+  public var description: String { "status \(code): \(meaning) (\(advice))" }
 }

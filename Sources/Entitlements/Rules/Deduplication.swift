@@ -31,7 +31,7 @@ enum Deduplication {
   static func purchases(_ entries: [ReceiptEntry]) -> Purchases {
     entries.withUnsafeBufferPointer { entries in
       if isCanonicalAndUnique(entries) { return Purchases(order: nil, diagnostics: []) }
-      let order = canonicalOrder(entries)
+      let order = ReceiptEntry.canonicalOrder(of: entries)
       if idsIncrease(entries, order) { return Purchases(order: order, diagnostics: []) }
       // Records of one transaction are usually identical, and next to each other in canonical
       // order (`in_app` and `latest_receipt_info` merged): merged where they meet, they leave
@@ -52,22 +52,6 @@ enum Deduplication {
       }
       return reduced(entries, order)
     }
-  }
-
-  /// The indices of `entries` in canonical order (``ReceiptEntry/canonicallyPrecedes(_:_:)``).
-  ///
-  /// Sorted by purchase instant alone, kept beside each index, and by the whole order only for
-  /// ties: the entries themselves are read only to break ties.
-  static func canonicalOrder(_ entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int] {
-    var keyed = entries.indices.map { index in
-      (purchase: entries[index].purchaseDate?.millisecondsSince1970 ?? .min, index: index)
-    }
-    keyed.sort { a, b in
-      a.purchase != b.purchase
-        ? a.purchase < b.purchase
-        : ReceiptEntry.canonicallyPrecedes(entries[a.index], entries[b.index])
-    }
-    return keyed.map(\.index)
   }
 
   /// Whether `entries` are in canonical order with strictly increasing ids: then they are one
