@@ -19,16 +19,19 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     let continuousSubscriptionStart: Instant?
     let diagnostics: [Diagnostic]
     let unlockAtStart: Int
+    let appleStatuses: [AppleStatusReport]
 
     init(
       timeline: EntitlementTimeline, windows: [RenewalWindows],
-      continuousSubscriptionStart: Instant?, diagnostics: [Diagnostic], unlockAtStart: Int
+      continuousSubscriptionStart: Instant?, diagnostics: [Diagnostic], unlockAtStart: Int,
+      appleStatuses: [AppleStatusReport]
     ) {
       self.timeline = timeline
       self.windows = windows
       self.continuousSubscriptionStart = continuousSubscriptionStart
       self.diagnostics = diagnostics
       self.unlockAtStart = unlockAtStart
+      self.appleStatuses = appleStatuses
     }
   }
 
@@ -36,12 +39,13 @@ public struct EntitlementEvaluation: Hashable, Sendable {
 
   init(
     timeline: EntitlementTimeline, windows: [RenewalWindows],
-    continuousSubscriptionStart: Instant?, diagnostics: [Diagnostic], unlockAtStart: Int
+    continuousSubscriptionStart: Instant?, diagnostics: [Diagnostic], unlockAtStart: Int,
+    appleStatuses: [AppleStatusReport] = []
   ) {
     storage = Storage(
       timeline: timeline, windows: windows,
       continuousSubscriptionStart: continuousSubscriptionStart, diagnostics: diagnostics,
-      unlockAtStart: unlockAtStart)
+      unlockAtStart: unlockAtStart, appleStatuses: appleStatuses)
   }
 
   /// What the rules computed, for the status and release rules.
@@ -103,13 +107,24 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   public var billingRetryLimit: FixedDuration { storage.timeline.billingRetryLimit }
   /// Policy `unlockAtStart` (SPEC §8), as the evaluation used it.
   public var unlockAtStart: Int { storage.unlockAtStart }
+  /// For each status Apple stated about one of this entitlement's subscriptions (a v2
+  /// notification's `data.status`, a status response's `lastTransactions[].status`), whether
+  /// the evaluation agrees at that instant (SPEC §10); in order of instant.
+  ///
+  /// ```swift
+  /// premium.appleAgreement.allSatisfy(\.agrees)  // true
+  /// ```
+  public var appleAgreement: [AppleAgreement] {
+    storage.appleStatuses.map { AppleAgreement(report: $0, ours: status(at: $0.at)) }
+  }
 
   /// Equal when every value is.
   public static func == (lhs: EntitlementEvaluation, rhs: EntitlementEvaluation) -> Bool {
     lhs.storage === rhs.storage
       || (lhs.timeline == rhs.timeline && lhs.windows == rhs.windows
         && lhs.continuousSubscriptionStart == rhs.continuousSubscriptionStart
-        && lhs.diagnostics == rhs.diagnostics && lhs.unlockAtStart == rhs.unlockAtStart)
+        && lhs.diagnostics == rhs.diagnostics && lhs.unlockAtStart == rhs.unlockAtStart
+        && lhs.storage.appleStatuses == rhs.storage.appleStatuses)
   }
 
   /// Hashes every value, as `==` compares them.
@@ -119,6 +134,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     hasher.combine(continuousSubscriptionStart)
     hasher.combine(diagnostics)
     hasher.combine(unlockAtStart)
+    hasher.combine(storage.appleStatuses)
   }
 
   /// The status at an instant: one of the six states of SPEC §5, with its dates and reason.

@@ -62,7 +62,8 @@ public struct Evaluator: Sendable {
     for position in classification.groups.indices {
       let evaluation = evaluate(
         &classification.groups[position], of: entries, evidence: evidence,
-        recoveries: recoveries, environment: history.environment)
+        recoveries: recoveries, appleStatuses: history.appleStatuses,
+        environment: history.environment)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       entitlements.append(evaluation)
     }
@@ -79,7 +80,8 @@ public struct Evaluator: Sendable {
   /// The evaluation of one entitlement's entries (SPEC §4–§7).
   private func evaluate(
     _ group: inout ProductClassification.Group, of entries: [ReceiptEntry],
-    evidence: SubscriptionEvidence, recoveries: [BillingRecovery], environment: StoreEnvironment
+    evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
+    appleStatuses: [AppleStatusReport], environment: StoreEnvironment
   ) -> EntitlementEvaluation {
     // Moved out of the group, so that the coverage rules fill the records in place, with no
     // copy.
@@ -132,6 +134,13 @@ public struct Evaluator: Sendable {
           expiresAt: expiresAt, lengths: lengths(after: index),
           gracePeriodExpiresDate: index == periods.count - 1 ? gracePeriod?.end : nil))
     }
+    // Apple's statuses of this entitlement's subscriptions, for the agreement report.
+    var ownStatuses: [AppleStatusReport] = []
+    if !appleStatuses.isEmpty {
+      let ids = subscriptions()
+      ownStatuses = appleStatuses.filter { ids.contains($0.originalTransactionID) }
+        .sorted { ($0.at, $0.rawStatus) < ($1.at, $1.rawStatus) }
+    }
     let timeline = EntitlementTimeline(
       id: group.id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
       renewalInfo: lastInfo, afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod,
@@ -141,7 +150,8 @@ public struct Evaluator: Sendable {
       timeline: timeline, windows: windows,
       continuousSubscriptionStart: ContinuousSubscription.start(
         of: periods, environment: environment),
-      diagnostics: Self.sorted(diagnostics), unlockAtStart: policy.unlockAtStart)
+      diagnostics: Self.sorted(diagnostics), unlockAtStart: policy.unlockAtStart,
+      appleStatuses: ownStatuses)
   }
 
   /// One diagnostic per renewal info whose subscription names no entry of the history.

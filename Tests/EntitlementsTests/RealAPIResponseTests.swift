@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Entitlements
+
+extension RealDocuments {
+  /// The App Store Server API's responses built from the real signed payloads of the
+  /// fixtures (nothing re-signed: the JWS strings are Apple's, placed in the responses'
+  /// shapes), read as each kind of SPEC §10.
+  @Suite("API responses built from real signed payloads")
+  struct RealAPIResponseTests {
+    static let file = "notifications_v2/session-pro-backend/documents.json"
+
+    /// The notifications' `signedPayload` strings, and their nested signed fields.
+    static func signed() throws -> (payloads: [String], transactions: [String], renewals: [String])
+    {
+      var payloads: [String] = []
+      var transactions: [String] = []
+      var renewals: [String] = []
+      guard
+        case .array(let items)? = try JSONValue(parsing: Array(try fixtureData(file)))[
+          "notifications"]
+      else { return ([], [], []) }
+      for item in items {
+        guard case .string(let compact)? = item["jws"] else { continue }
+        payloads.append(compact)
+        let payload = try JSONValue(parsing: try JWS.payload(of: compact))
+        if case .string(let transaction)? = payload["data"]?["signedTransactionInfo"] {
+          transactions.append(transaction)
+        }
+        if case .string(let renewal)? = payload["data"]?["signedRenewalInfo"] {
+          renewals.append(renewal)
+        }
+      }
+      return (payloads, transactions, renewals)
+    }
+
+    @Test func aTransactionHistoryOfRealSignedTransactions() throws {
+      let (_, transactions, _) = try Self.signed()
+      try #require(transactions.count > 5)
+      let quoted = transactions.map { "\"\($0)\"" }.joined(separator: ",")
+      let body = Array(
+        #"{"environment": "Sandbox", "hasMore": false, "revision": "x", "signedTransactions": [\#(quoted)]}"#
+          .utf8)
+      guard case .transactionHistory(let page) = try DocumentReader.read(body) else {
+        Issue.record("not read as a transaction history")
+        return
+      }
+      #expect(page.transactions.count == transactions.count)
+      #expect(page.diagnostics.isEmpty, "\(page.diagnostics)")
+      #expect(page.environment == .sandbox)
+      // The same transactions as the notifications carry, folded from the page.
+      var fromPage = SubscriberRecord()
+      fromPage.fold(page)
+      var fromNotifications = SubscriberRecord()
+      for compact in try Self.signed().payloads {
+        fromNotifications.fold(try DocumentReader.read(Array(compact.utf8)))
+      }
+      #expect(
+        Set(fromPage.history.entries.map(\.transactionID))
+          == Set(fromNotifications.history.entries.map(\.transactionID)))
+    }
+
+    @Test func subscriptionStatusesOfRealSignedPayloads() throws {
+      let (payloads, _, _) = try Self.signed()
+      // The newest notification's payloads and its status, as Get All Subscription Statuses
+      // would give them.
+      let newest = try payloads.map { try JSONValue(parsing: try JWS.payload(of: $0)) }
+        .max { ($0["signedDate"]?.numberText ?? "") < ($1["signedDate"]?.numberText ?? "") }
+      let data = try #require(newest?["data"])
+      guard case .string(let transaction)? = data["signedTransactionInfo"],
+        case .string(let renewal)? = data["signedRenewalInfo"],
+        case .number(let status)? = data["status"]
+      else {
+        Issue.record("the newest notification lacks its payloads")
+        return
+      }
+      let body = Array(
+        """
+        {"environment": "Sandbox", "data": [{"subscriptionGroupIdentifier": "g",
+         "lastTransactions": [{"originalTransactionId": "2000001024993299", "status": \(status),
+         "signedTransactionInfo": "\(transaction)", "signedRenewalInfo": "\(renewal)"}]}]}
+        """.utf8)
+      guard case .subscriptionStatuses(let response) = try DocumentReader.read(body) else {
+        Issue.record("not read as subscription statuses")
+        return
+      }
+      #expect(response.appleStatuses.map(\.rawStatus) == [Int(status)])
+      #expect(response.diagnostics.isEmpty, "\(response.diagnostics)")
+    }
+
+    @Test func aNotificationHistoryOfRealSignedPayloads() throws {
+      let (payloads, _, _) = try Self.signed()
+      let items = payloads.map { #"{"signedPayload": "\#($0)", "sendAttemptResult": "SUCCESS"}"# }
+      let body = Array(
+        #"{"hasMore": false, "notificationHistory": [\#(items.joined(separator: ","))]}"#.utf8)
+      guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
+        Issue.record("not read as a notification history")
+        return
+      }
+      #expect(page.notificationPayloads.count == payloads.count)
+      #expect(page.notifications.count == payloads.count)
+      #expect(page.diagnostics.isEmpty, "\(page.diagnostics)")
+    }
+  }
+}
+
+extension JSONValue {
+  /// A number's text, for ordering by it in tests.
+  fileprivate var numberText: String? {
+    if case .number(let text) = self { return text }
+    return nil
+  }
+}
