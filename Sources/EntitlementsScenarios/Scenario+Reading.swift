@@ -3,7 +3,7 @@ import Entitlements
 extension Scenario {
   static let topKeys: Set<String> = [
     "name", "notes", "environment", "policy", "products", "releases", "receipt", "transactions",
-    "pendingRenewalInfo", "notifications", "expect",
+    "pendingRenewalInfo", "notifications", "documents", "expect",
   ]
   static let policyKeys: Set<String> = [
     "cancellation", "minimumLapse", "billingRetryLimit", "nonRenewingStacking", "unlockAtStart",
@@ -60,20 +60,24 @@ extension Scenario {
     }
 
     var record = SubscriberRecord()
-    var receiptEnvironment: StoreEnvironment?
     if let receipt = top.value("receipt") {
-      do {
+      do throws(ReadError) {
         let response = try VerifyReceiptResponse(value: receipt, path: "receipt")
-        receiptEnvironment = response.environment
+        if let error = response.statusError { throw .verifyReceiptStatus(error) }
         record.fold(response)
       } catch {
         throw ScenarioError(file: file, path: "receipt", message: error.description)
       }
     }
-    if let notifications = try top.array("notifications") {
-      for (notification, path) in notifications {
+    // Apple's documents, pasted as JSON values or as JWS strings (SPEC §10).
+    for key in ["notifications", "documents"] {
+      for (document, path) in try top.array(key) ?? [] {
         do {
-          record.fold(try DocumentReader.read(value: notification))
+          if case .string(let compact) = document {
+            record.fold(try DocumentReader.read(Array(compact.utf8)))
+          } else {
+            record.fold(try DocumentReader.read(value: document))
+          }
         } catch {
           throw ScenarioError(file: file, path: path, message: error.description)
         }
@@ -98,8 +102,8 @@ extension Scenario {
     }
     record.fold(authored)
     self.record = record
-    environment =
-      try top.environment("environment") ?? receiptEnvironment ?? .production
+    // The documents' environment applies unless the author sets one (SPEC §10).
+    environment = try top.environment("environment") ?? record.environment ?? .production
   }
 
   /// What the scenario's author wrote: newer than any pasted document, so it wins.

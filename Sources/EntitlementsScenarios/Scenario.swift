@@ -25,7 +25,7 @@ public struct Scenario: Hashable, Sendable {
   public var name: String
   /// `notes`.
   public var notes: String?
-  /// `environment`; production by default, or the pasted receipt's.
+  /// `environment`; by default the pasted documents' own (SPEC §10), else production.
   public var environment: StoreEnvironment
   /// `policy`.
   public var policy: Policy

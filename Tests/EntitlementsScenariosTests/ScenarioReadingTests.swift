@@ -82,6 +82,36 @@ struct ScenarioReadingTests {
     }
   }
 
+  /// SPEC §10: the documents' environment applies unless the author sets one; a pasted
+  /// verifyReceipt response that carries no receipt is an error, not an empty history.
+  @Test(arguments: [
+    (#""environment": "Sandbox","#, "", StoreEnvironment.sandbox),
+    (#""environment": "Sandbox","#, #""environment": "production","#, .production),
+    ("", "", .production),
+  ])
+  func theDocumentsEnvironmentApplies(
+    document: String, scenario: String, expected: StoreEnvironment
+  )
+    throws
+  {
+    let json = """
+      {"name": "x", \(scenario) "documents": [{"transactionId": "2000000000000001",
+       "originalTransactionId": "2000000000000001", "productId": "p", \(document)
+       "purchaseDate": 1750000000000, "expiresDate": 1750000300000}],
+       "expect": [{"diagnostics": 0}]}
+      """
+    #expect(try Scenario(json: Array(json.utf8), file: "f.json").environment == expected)
+  }
+
+  @Test func aPastedReceiptWithAnErrorStatusIsAnError() {
+    let json = #"{"name": "x", "receipt": {"status": 21007}, "expect": [{"diagnostics": 0}]}"#
+    #expect {
+      try Scenario(json: Array(json.utf8), file: "f.json")
+    } throws: { error in
+      "\(error)".contains("receipt: verifyReceipt status 21007")
+    }
+  }
+
   @Test func pastedAppleDocumentsAreReadTolerantly() throws {
     let json = #"""
       {"name": "pasted", "products": [{"id": "m", "type": "autoRenewable"}],

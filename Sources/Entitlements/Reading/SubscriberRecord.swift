@@ -36,7 +36,7 @@ public struct SubscriberRecord: Hashable, Sendable {
   private var notifications: Set<NotificationEvidence> = []
   private var appleStatuses: Set<AppleStatusReport> = []
   private var diagnostics: Set<Diagnostic> = []
-  private var environment: (value: StoreEnvironment, timestamp: Instant)?
+  private var newestEnvironment: (value: StoreEnvironment, timestamp: Instant)?
 
   private struct DatedKey: Hashable, Sendable {
     let subscription: OriginalTransactionID
@@ -88,12 +88,12 @@ public struct SubscriberRecord: Hashable, Sendable {
     appleStatuses.formUnion(document.appleStatuses)
     diagnostics.formUnion(document.diagnostics)
     if let found = document.environment {
-      if let kept = environment,
+      if let kept = newestEnvironment,
         (kept.timestamp, kept.value.rawValue) >= (timestamp, found.rawValue)
       {
         return
       }
-      environment = (found, timestamp)
+      newestEnvironment = (found, timestamp)
     }
   }
 
@@ -144,7 +144,7 @@ public struct SubscriberRecord: Hashable, Sendable {
           $1.at, $1.originalTransactionID, $1.rawStatus
         )
       },
-      environment: environment?.value ?? .production)
+      environment: newestEnvironment?.value ?? .production)
   }
 
   /// The entry, marked `is_upgraded` when upgrade evidence of its subscription (by
@@ -167,6 +167,9 @@ public struct SubscriberRecord: Hashable, Sendable {
     marked.isUpgraded = true
     return marked
   }
+
+  /// The environment the newest document that names one says; `nil` when none does.
+  public var environment: StoreEnvironment? { newestEnvironment?.value }
 
   /// Every field the folded documents could not read, in a fixed order.
   public var readingDiagnostics: [Diagnostic] { diagnostics.sorted() }
