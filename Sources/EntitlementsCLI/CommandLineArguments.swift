@@ -9,8 +9,8 @@ import Entitlements
 public enum Command: Hashable, Sendable {
   /// `entitlements check [PATH ...]`.
   case check(paths: [String])
-  /// `entitlements explain FILE [--at INSTANT] [--json]`.
-  case explain(file: String, at: Instant?, json: Bool)
+  /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json]`.
+  case explain(files: [String], catalog: String?, at: Instant?, json: Bool)
   /// `entitlements timeline FILE [--at INSTANT] --svg OUT.svg`.
   case timeline(file: String, at: Instant?, svg: String)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
@@ -70,6 +70,7 @@ public enum CommandLineArguments {
     var at: Instant?
     var json = false
     var svg: String?
+    var catalog: String?
     while let argument = rest.popFirst() {
       switch argument {
       case "--at" where subcommand != "check":
@@ -81,6 +82,11 @@ public enum CommandLineArguments {
         }
       case "--json" where subcommand == "explain":
         json = true
+      case "--catalog" where subcommand == "explain":
+        guard let value = rest.popFirst() else {
+          throw UsageError("--catalog needs a products file", subcommand: subcommand)
+        }
+        catalog = value
       case "--svg" where subcommand == "timeline":
         guard let value = rest.popFirst() else {
           throw UsageError("--svg needs a file name", subcommand: subcommand)
@@ -100,12 +106,10 @@ public enum CommandLineArguments {
     case "check":
       return .check(paths: positional)
     case "explain":
-      guard positional.count == 1, let file = positional.first else {
-        throw UsageError(
-          positional.isEmpty ? "explain needs a FILE" : "explain takes one FILE",
-          subcommand: subcommand)
+      guard !positional.isEmpty else {
+        throw UsageError("explain needs a FILE", subcommand: subcommand)
       }
-      return .explain(file: file, at: at, json: json)
+      return .explain(files: positional, catalog: catalog, at: at, json: json)
     default:
       guard positional.count == 1, let file = positional.first else {
         throw UsageError(
@@ -123,7 +127,8 @@ public enum CommandLineArguments {
   public static func usage(_ subcommand: String?) -> String {
     switch subcommand {
     case "check": "usage: entitlements check [PATH ...]"
-    case "explain": "usage: entitlements explain FILE [--at INSTANT] [--json]"
+    case "explain":
+      "usage: entitlements explain FILE... [--catalog FILE] [--at INSTANT] [--json]"
     case "timeline": "usage: entitlements timeline FILE [--at INSTANT] --svg OUT.svg"
     default: "usage: entitlements <check|explain|timeline> [options]  (entitlements --help)"
     }
@@ -146,15 +151,21 @@ public enum CommandLineArguments {
       """
       \(usage("explain"))
 
-      FILE is a scenario or a verifyReceipt response (or any document Apple sends). Prints, per
-      entitlement: periods, lapses with causes, renewal, retry and grace windows, the status at
-      the instant, readable releases with why, and diagnostics.
+      FILE is a scenario, or any documents Apple sends: verifyReceipt responses, v1 and v2
+      notifications, App Store Server API responses, transactions and renewal info, as JSON or
+      as JWS. Several files, a JSON array of documents, or one JWS per line are all folded as
+      one subscriber's documents. Prints, per entitlement: periods, lapses with causes, renewal,
+      retry and grace windows, the status at the instant, readable releases with why, whether
+      it agrees with Apple's own statuses, and diagnostics.
 
-        --at INSTANT  the instant for the status (any date spelling: 2017-05-10,
-                      2017-05-10T08:00:00Z, milliseconds); default: now
-        --json        the same as a JSON object (documented in README.md, "explain --json")
+        --catalog FILE  the product catalog: a JSON file of products in the scenario format's
+                        "products" shape (an array, or an object with "products")
+        --at INSTANT    the instant for the status (any date spelling: 2017-05-10,
+                        2017-05-10T08:00:00Z, milliseconds); default: now
+        --json          the same as a JSON object (documented on Explanation)
 
-      Exit status: 0, or 2 for bad usage or an unreadable file.
+      Exit status: 0, or 2 for bad usage or an unreadable file (a verifyReceipt status other
+      than 0 and 21006 is unreadable: the message names the code and what to do).
       """
     case "timeline":
       """
@@ -175,7 +186,8 @@ public enum CommandLineArguments {
       \(usage(nil))
 
         check [PATH ...]                          run scenario files (default: Scenarios/)
-        explain FILE [--at INSTANT] [--json]      explain a scenario or a receipt
+        explain FILE... [--catalog FILE] [--at INSTANT] [--json]
+                                                  explain a scenario or documents
         timeline FILE [--at INSTANT] --svg OUT    draw it as an SVG timeline
 
       'entitlements SUBCOMMAND --help' for more.

@@ -45,11 +45,13 @@ public enum EntitlementsTool {
       run.output = CommandLineArguments.help(subcommand) + "\n"
     case .check(let paths):
       check(paths.isEmpty ? ["Scenarios"] : paths, &run)
-    case .explain(let file, let at, let json):
-      guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
+    case .explain(let files, let catalog, let at, let json):
+      guard let explanation = explanation(of: files, catalog: catalog, at: at ?? now, &run)
+      else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
     case .timeline(let file, let at, let svg):
-      guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
+      guard let explanation = explanation(of: [file], catalog: nil, at: at ?? now, &run)
+      else { return run }
       do {
         try FileSystem.write(TimelineSVG(explanation: explanation).render(), to: svg)
         run.output = "wrote \(svg)\n"
@@ -111,32 +113,47 @@ public enum EntitlementsTool {
     }
   }
 
-  /// Reads FILE as a scenario (it has `expect`) or as any document Apple sends.
-  static func explanation(of file: String, at: Instant, _ run: inout Run) -> Explanation? {
-    let bytes: [UInt8]
-    do {
-      bytes = try FileSystem.read(file)
-    } catch {
-      run.errors = "\(file): cannot read: \(error.localizedDescription)\n"
-      run.status = 2
-      return nil
+  /// Reads FILE as a scenario (it has `expect`), or every FILE as one subscriber's
+  /// documents, evaluated with the catalog of `catalog` when given.
+  static func explanation(
+    of files: [String], catalog: String?, at: Instant, _ run: inout Run
+  ) -> Explanation? {
+    var contents: [(file: String, bytes: [UInt8])] = []
+    for file in files + (catalog.map { [$0] } ?? []) {
+      do {
+        contents.append((file, try FileSystem.read(file)))
+      } catch {
+        run.errors = "\(file): cannot read: \(error.localizedDescription)\n"
+        run.status = 2
+        return nil
+      }
     }
-    let isScenario = (try? JSONValue(parsing: bytes))?["expect"] != nil
     do {
-      if isScenario {
-        let scenario = try Scenario(json: bytes, file: file)
+      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
+        let scenario = try Scenario(json: contents[0].bytes, file: files[0])
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
           readingDiagnostics: scenario.readingDiagnostics)
       }
-      let document = try DocumentReader.read(bytes)
+      let products = try catalog.map { file throws(ScenarioError) in
+        try Scenario.catalog(json: contents[contents.count - 1].bytes, file: file)
+      }
+      var record = SubscriberRecord()
+      for (file, bytes) in contents.prefix(files.count) {
+        do {
+          for document in try DocumentReader.readAll(bytes) { record.fold(document) }
+        } catch {
+          run.errors = "\(file): \(error)\n"
+          run.status = 2
+          return nil
+        }
+      }
       return Explanation(
-        evaluation: Evaluator().evaluate(document.history), releases: [], at: at,
-        readingDiagnostics: document.diagnostics)
-    } catch let error as ScenarioError {
-      run.errors = "\(error)\n"
+        evaluation: Evaluator(catalog: products ?? .empty).evaluate(record.history),
+        releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
+        environment: record.history.environment)
     } catch {
-      run.errors = "\(file): \(error)\n"
+      run.errors = "\(error)\n"
     }
     run.status = 2
     return nil

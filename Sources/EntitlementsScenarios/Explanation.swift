@@ -13,10 +13,15 @@ import Entitlements
 ///       "periods": [ { "start": "…", "end": "…", "startKind": "firstPurchase",
 ///                      "transactions": ["1", "2"], "beganWithTrial": false,
 ///                      "beganWithIntroOffer": false } ],
-///       "lapses": [ { "start": "…", "end": "…", "cause": "voluntary" } ],
+///       "lapses": [ { "start": "…", "end": "…", "cause": "voluntary",
+///                     "reason": "voluntary" } ],
 ///       "windows": [ { "expiresAt": "…", "billingCheck": {"start": "…", "end": "…"},
 ///                      "renewalAttempts": {…}, "billingRetry": {…}, "gracePeriod": null } ],
 ///       "continuousSubscriptionStart": "…",
+///       "gracePeriod": null,
+///       "billingIssueDetectedAt": null, "unsubscribeDetectedAt": "…",
+///       "appleAgreement": [ { "at": "…", "appleStatus": 2, "ours": "expired",
+///                             "agrees": true } ],
 ///       "status": { "state": "expired", "entitled": false, "expiresAt": null,
 ///                   "expiredAt": "…", "retryEndsAt": null, "gracePeriodEndsAt": null,
 ///                   "reason": "voluntary", "willRenew": null, "productId": null,
@@ -36,6 +41,8 @@ public struct Explanation: Sendable {
   public var at: Instant
   /// Problems found while reading the input documents.
   public var readingDiagnostics: [Diagnostic]
+  /// The documents' environment, when they name one.
+  public var environment: StoreEnvironment?
 
   /// Creates an explanation.
   ///
@@ -44,13 +51,16 @@ public struct Explanation: Sendable {
   ///   - releases: The releases.
   ///   - at: The instant of the status.
   ///   - readingDiagnostics: Problems found while reading.
+  ///   - environment: The documents' environment, when they name one.
   public init(
-    evaluation: Evaluation, releases: [Release], at: Instant, readingDiagnostics: [Diagnostic]
+    evaluation: Evaluation, releases: [Release], at: Instant, readingDiagnostics: [Diagnostic],
+    environment: StoreEnvironment? = nil
   ) {
     self.evaluation = evaluation
     self.releases = releases
     self.at = at
     self.readingDiagnostics = readingDiagnostics
+    self.environment = environment
   }
 
   var diagnostics: [Diagnostic] { (readingDiagnostics + evaluation.diagnostics).sorted() }
@@ -116,7 +126,7 @@ public struct Explanation: Sendable {
         entitlement.lapses.map { lapse in
           .object([
             "start": instant(lapse.interval.start), "end": instant(lapse.interval.end),
-            "cause": .string(lapse.cause.rawValue),
+            "cause": .string(lapse.cause.rawValue), "reason": .string(lapse.reason.rawValue),
           ])
         }),
       "windows": .array(
@@ -130,6 +140,17 @@ public struct Explanation: Sendable {
           ])
         }),
       "continuousSubscriptionStart": entitlement.continuousSubscriptionStart.map(instant) ?? .null,
+      "gracePeriod": entitlement.gracePeriod.map(interval) ?? .null,
+      "billingIssueDetectedAt": entitlement.billingIssueDetectedAt.map(instant) ?? .null,
+      "unsubscribeDetectedAt": entitlement.unsubscribeDetectedAt.map(instant) ?? .null,
+      "appleAgreement": .array(
+        entitlement.appleAgreement.map { agreement in
+          .object([
+            "at": instant(agreement.report.at),
+            "appleStatus": .number(String(agreement.report.rawStatus)),
+            "ours": .string(agreement.ours.state.rawValue), "agrees": .bool(agreement.agrees),
+          ])
+        }),
       "status": .object([
         "state": .string(status.state.rawValue),
         "entitled": .bool(status.isEntitled),
@@ -182,7 +203,7 @@ public struct Explanation: Sendable {
 
   /// The explanation for people.
   public var text: String {
-    var lines: [String] = ["as of \(at)"]
+    var lines: [String] = ["as of \(at)" + (environment.map { " (\($0.rawValue))" } ?? "")]
     if evaluation.entitlements.isEmpty { lines.append("no entitlement") }
     for entitlement in evaluation.entitlements {
       lines.append("")
@@ -216,6 +237,20 @@ public struct Explanation: Sendable {
       }
       if let start = entitlement.continuousSubscriptionStart {
         lines.append("  continuous subscription since \(start)")
+      }
+      if let detected = entitlement.unsubscribeDetectedAt {
+        lines.append("  auto-renew turned off at \(detected)")
+      }
+      if let detected = entitlement.billingIssueDetectedAt {
+        lines.append("  billing issue detected at \(detected)")
+      }
+      let agreement = entitlement.appleAgreement
+      if !agreement.isEmpty {
+        let disagreeing = agreement.filter { !$0.agrees }
+        lines.append(
+          "  Apple's own status: \(agreement.count - disagreeing.count) of \(agreement.count) "
+            + "agree")
+        for item in disagreeing { lines.append("    disagrees: \(item)") }
       }
       let readable = entitlement.readableReleases(releases, asOf: at)
       if !releases.isEmpty {

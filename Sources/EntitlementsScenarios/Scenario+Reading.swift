@@ -158,12 +158,67 @@ extension Scenario {
     }
   }
 
+  /// Reads a product catalog from a file of products in the scenario format's `products`
+  /// shape: an array of products, or an object whose `products` is one. Read strictly.
+  ///
+  /// ```swift
+  /// try Scenario.catalog(
+  ///   json: Array(#"[{"id": "monthly", "type": "autoRenewable", "duration": "P1M"}]"#.utf8),
+  ///   file: "catalog.json")["monthly"]?.type  // .autoRenewable
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - json: The file's bytes.
+  ///   - file: Its name, for errors.
+  /// - Returns: The catalog.
+  /// - Throws: ``ScenarioError`` naming the file, the key path and the problem.
+  public static func catalog(json: [UInt8], file: String) throws(ScenarioError) -> ProductCatalog {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: json)
+    } catch {
+      throw ScenarioError(file: file, path: "", message: "not JSON: \(error)")
+    }
+    if case .array = value {
+      return try products(
+        (value, "products"), file: file)
+    }
+    let top = try StrictObject(value, path: "", file: file, allowed: ["products"])
+    return try catalog(top)
+  }
+
+  /// Whether the bytes look like a scenario file rather than one of Apple's documents: a
+  /// key `expect` and a key `name`, in a file a person could have written (under a megabyte).
+  /// A cheap look, with no parse.
+  public static func looksLikeScenario(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count < 1 << 20 else { return false }
+    func contains(_ key: String) -> Bool {
+      let needle = Array("\"\(key)\"".utf8)
+      guard bytes.count >= needle.count else { return false }
+      return (0...(bytes.count - needle.count)).contains { start in
+        bytes[start..<start + needle.count].elementsEqual(needle)
+      }
+    }
+    return contains("expect") && contains("name")
+  }
+
   private static func catalog(_ top: StrictObject) throws(ScenarioError) -> ProductCatalog {
+    guard let value = top.value("products") else { return ProductCatalog() }
+    return try products((value, "products"), file: top.file)
+  }
+
+  private static func products(_ list: (JSONValue, String), file: String) throws(ScenarioError)
+    -> ProductCatalog
+  {
+    guard case .array(let elements) = list.0 else {
+      throw ScenarioError(file: file, path: list.1, message: "expected an array of products")
+    }
     var products: [CatalogProduct] = []
     var seen = Set<String>()
-    for (value, path) in try top.array("products") ?? [] {
+    for (index, value) in elements.enumerated() {
+      let path = "\(list.1)[\(index)]"
       let object = try StrictObject(
-        value, path: path, file: top.file, allowed: ["id", "type", "duration", "entitlement"])
+        value, path: path, file: file, allowed: ["id", "type", "duration", "entitlement"])
       let id = try object.requiredString("id")
       guard seen.insert(id).inserted else { throw object.fail("id", "\"\(id)\" is listed twice") }
       guard let type = try object.oneOf("type", ProductKind.self) else {

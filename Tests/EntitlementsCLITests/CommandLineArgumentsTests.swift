@@ -18,11 +18,17 @@ struct CommandLineArgumentsTests {
     .init(
       arguments: ["check", "--", "--odd-name.json"], command: .check(paths: ["--odd-name.json"])),
     .init(
-      arguments: ["explain", "r.json"], command: .explain(file: "r.json", at: nil, json: false)),
+      arguments: ["explain", "r.json"],
+      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false)),
     .init(
       arguments: ["explain", "--json", "r.json", "--at", "2017-05-10"],
       command: .explain(
-        file: "r.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), json: true)),
+        files: ["r.json"], catalog: nil, at: Instant(millisecondsSince1970: 1_494_374_400_000),
+        json: true)),
+    .init(
+      arguments: ["explain", "a.json", "b.jws", "--catalog", "products.json"],
+      command: .explain(
+        files: ["a.json", "b.jws"], catalog: "products.json", at: nil, json: false)),
     .init(
       arguments: ["timeline", "s.json", "--svg", "out.svg", "--at", "1494374400000"],
       command: .timeline(
@@ -52,7 +58,7 @@ struct CommandLineArgumentsTests {
     .init(arguments: ["check", "--json"], message: "unknown option '--json' for check"),
     .init(arguments: ["check", "--at", "2017-01-01"], message: "unknown option '--at' for check"),
     .init(arguments: ["explain"], message: "explain needs a FILE"),
-    .init(arguments: ["explain", "a", "b"], message: "explain takes one FILE"),
+    .init(arguments: ["explain", "a", "--catalog"], message: "--catalog needs a products file"),
     .init(arguments: ["explain", "a", "--at"], message: "--at needs an instant"),
     .init(
       arguments: ["explain", "a", "--at", "yesterday"], message: "--at: \"yesterday\" is not a date"

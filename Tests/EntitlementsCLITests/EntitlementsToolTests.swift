@@ -40,9 +40,15 @@ struct EntitlementsToolTests {
       Issue.record("no entitlement")
       return
     }
+    // The contract: keys are added, never renamed or dropped.
+    let contract: Set<String> = [
+      "continuousSubscriptionStart", "id", "lapses", "periods", "readable", "status", "windows",
+    ]
+    #expect(contract.isSubset(of: Set(fields.keys)))
     #expect(
       fields.keys.sorted() == [
-        "continuousSubscriptionStart", "id", "lapses", "periods", "readable", "status", "windows",
+        "appleAgreement", "billingIssueDetectedAt", "continuousSubscriptionStart", "gracePeriod",
+        "id", "lapses", "periods", "readable", "status", "unsubscribeDetectedAt", "windows",
       ])
     #expect(magazine["id"] == .string("magazine"))
     #expect(magazine["status"]?["state"] == .string("expired"))
@@ -170,5 +176,60 @@ struct EndToEndTests {
     #expect(status == 2)
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("error: unknown subcommand 'frobnicate'"))
+  }
+}
+
+/// `explain` on Apple's documents: several files folded as one subscriber, a catalog, and a
+/// verifyReceipt status that carries no receipt (SPEC §10).
+@Suite("entitlements explain on documents")
+struct ExplainDocumentsTests {
+  static func temporary(_ name: String, _ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("explain-\(UUID().uuidString)-\(name)")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  @Test func aVerifyReceiptErrorStatusExitsNonZeroAndNamesTheCode() throws {
+    let file = try Self.temporary("r.json", #"{"status": 21007, "receipt": {"in_app": []}}"#)
+    let run = EntitlementsTool.run(["explain", file])
+    #expect(run.status == 2)
+    #expect(run.errors.contains("21007"), "\(run.errors)")
+    #expect(run.errors.contains("verify it against the sandbox"), "\(run.errors)")
+    #expect(run.output.isEmpty)
+  }
+
+  /// Two files, one a JSON array of documents: one subscriber; the catalog names the
+  /// entitlement.
+  @Test func severalFilesAndACatalog() throws {
+    func transaction(_ id: Int, _ start: Int64) -> String {
+      """
+      {"transactionId": "\(id)", "originalTransactionId": "2000000000000001",
+       "productId": "com.example.monthly", "purchaseDate": \(start),
+       "expiresDate": \(start + 2_592_000_000), "signedDate": \(start), "environment": "Sandbox"}
+      """
+    }
+    let first = try Self.temporary("a.json", transaction(2_000_000_000_000_001, 1_750_000_000_000))
+    let second = try Self.temporary(
+      "b.json",
+      "[\(transaction(2_000_000_000_000_002, 1_752_592_000_000)), \(transaction(2_000_000_000_000_002, 1_752_592_000_000))]"
+    )
+    let catalog = try Self.temporary(
+      "products.json",
+      #"{"products": [{"id": "com.example.monthly", "type": "autoRenewable", "duration": "P1M", "entitlement": "pro"}]}"#
+    )
+    let run = EntitlementsTool.run(
+      ["explain", first, second, "--catalog", catalog, "--at", "1751000000000", "--json"])
+    #expect(run.status == 0, "\(run.errors)")
+    let value = try JSONValue(parsing: Array(run.output.utf8))
+    #expect(value["entitlements"]?[0]?["id"] == .string("pro"))
+    #expect(value["entitlements"]?[0]?["status"]?["state"] == .string("active"))
+    guard case .array(let periods)? = value["entitlements"]?[0]?["periods"] else {
+      Issue.record("no periods")
+      return
+    }
+    #expect(periods.count == 1, "two touching months from two files")
+    let text = EntitlementsTool.run(["explain", first, second, "--at", "1751000000000"])
+    #expect(text.output.hasPrefix("as of 2025-06-27T04:53:20Z (Sandbox)"), "\(text.output)")
   }
 }

@@ -29,6 +29,14 @@ package indirect enum JSONValue: Hashable, Sendable {
     return nil
   }
 
+  /// The element of an array, or `nil`.
+  package subscript(index: Int) -> JSONValue? {
+    if case .array(let elements) = self, elements.indices.contains(index) {
+      return elements[index]
+    }
+    return nil
+  }
+
   /// The name of the JSON type, for messages: `"a string"`, `"an object"`.
   package var kindDescription: String {
     switch self {
