@@ -153,3 +153,30 @@ struct APIResponseTests {
     #expect(document.notifications.isEmpty)
   }
 }
+
+/// Every notification type and subtype Apple documents is recognised (SPEC §10): no
+/// diagnostic, and the evidence keeps it typed.
+@Suite("v2 notification types and subtypes")
+struct NotificationTypeTests {
+  @Test(arguments: NotificationEvidence.NotificationType.allCases)
+  func everyDocumentedTypeIsRecognised(_ type: NotificationEvidence.NotificationType) throws {
+    let body = Array(
+      """
+      {"notificationType": "\(type.rawValue)", "signedDate": 1750000000000,
+       "data": {"status": 1, "signedTransactionInfo": {"transactionId": "2000000000000002",
+         "originalTransactionId": "2000000000000001", "productId": "p",
+         "purchaseDate": 1749990000000, "expiresDate": 1752592000000}}}
+      """.utf8)
+    let document = try DocumentReader.read(body)
+    #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+    #expect(document.notifications.map(\.type) == [type])
+  }
+
+  @Test(arguments: NotificationEvidence.Subtype.allCases)
+  func everyDocumentedSubtypeIsTyped(_ subtype: NotificationEvidence.Subtype) {
+    let evidence = NotificationEvidence(
+      originalTransactionID: "2000000000000001", signedDate: .distantPast, rawType: "EXPIRED",
+      rawSubtype: subtype.rawValue)
+    #expect(evidence.subtype == subtype)
+  }
+}

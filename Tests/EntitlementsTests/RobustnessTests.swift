@@ -40,6 +40,16 @@ struct RobustnessTests {
        "signedRenewalInfo": {"originalTransactionId": "8", "autoRenewStatus": 1,
          "gracePeriodExpiresDate": 1759302832000}}}
     """,
+    // The App Store Server API's responses (SPEC §10), with unsigned JWS.
+    #"""
+    {"revision": "r1", "hasMore": true, "environment": "Sandbox", "signedTransactions": ["eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln", "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln"]}
+    """#,
+    #"""
+    {"environment": "Sandbox", "data": [{"subscriptionGroupIdentifier": "g", "lastTransactions": [{"originalTransactionId": "2000000000000001", "status": 2, "signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln", "signedRenewalInfo": "eyJhbGciOiJFUzI1NiJ9.eyJvcmlnaW5hbFRyYW5zYWN0aW9uSWQiOiIyMDAwMDAwMDAwMDAwMDAxIiwiYXV0b1JlbmV3U3RhdHVzIjowLCJleHBpcmF0aW9uSW50ZW50IjoxLCJzaWduZWREYXRlIjoxNzUyNTkyMDAxMDAwfQ.c2ln"}]}]}
+    """#,
+    #"""
+    {"hasMore": false, "notificationHistory": [{"signedPayload": "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRVhQSVJFRCIsInN1YnR5cGUiOiJWT0xVTlRBUlkiLCJzaWduZWREYXRlIjoxNzUyNTkyMDAxMDAwLCJkYXRhIjp7InN0YXR1cyI6MiwiZW52aXJvbm1lbnQiOiJTYW5kYm94Iiwic2lnbmVkVHJhbnNhY3Rpb25JbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKMGNtRnVjMkZqZEdsdmJrbGtJam9pTWpBd01EQXdNREF3TURBd01EQXdNaUlzSW05eWFXZHBibUZzVkhKaGJuTmhZM1JwYjI1SlpDSTZJakl3TURBd01EQXdNREF3TURBd01ERWlMQ0p3Y205a2RXTjBTV1FpT2lKd0lpd2ljSFZ5WTJoaGMyVkVZWFJsSWpveE56VXdNREF3TURBd01EQXdMQ0psZUhCcGNtVnpSR0YwWlNJNk1UYzFNalU1TWpBd01EQXdNQ3dpYzJsbmJtVmtSR0YwWlNJNk1UYzFNREF3TURBd01EQXdNSDAuYzJsbiIsInNpZ25lZFJlbmV3YWxJbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKdmNtbG5hVzVoYkZSeVlXNXpZV04wYVc5dVNXUWlPaUl5TURBd01EQXdNREF3TURBd01EQXhJaXdpWVhWMGIxSmxibVYzVTNSaGRIVnpJam93TENKbGVIQnBjbUYwYVc5dVNXNTBaVzUwSWpveExDSnphV2R1WldSRVlYUmxJam94TnpVeU5Ua3lNREF4TURBd2ZRLmMybG4ifX0.c2ln", "sendAttemptResult": "SUCCESS"}]}
+    """#,
   ]
 
   enum Mutation: CaseIterable {
