@@ -1,0 +1,202 @@
+import Entitlements
+
+extension Explanation {
+  /// The documented JSON object, as text (`indent` spaces per level; 0 for one line), written
+  /// as it goes with no tree.
+  ///
+  /// - Parameter indent: Spaces per level of nesting; 0 writes one line.
+  /// - Returns: The object of ``Explanation``'s documentation, keys sorted.
+  public func jsonText(indent: Int = 0) -> String {
+    String(decoding: jsonBytes(indent: indent), as: UTF8.self)
+  }
+
+  /// ``jsonText(indent:)`` as UTF-8 bytes.
+  ///
+  /// - Parameter indent: Spaces per level of nesting; 0 writes one line.
+  /// - Returns: The JSON object's bytes.
+  public func jsonBytes(indent: Int = 0) -> [UInt8] {
+    var writer = JSONWriter(indent: indent)
+    write(to: &writer)
+    return writer.bytes
+  }
+
+  /// Writes the documented object, keys in sorted order.
+  package func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("at")
+    writer.instant(at)
+    writer.key("diagnostics")
+    writer.beginArray()
+    for diagnostic in diagnostics {
+      writer.beginObject()
+      writer.key("field")
+      writer.string(diagnostic.field)
+      writer.key("kind")
+      writer.string(diagnostic.kind.rawValue)
+      writer.key("message")
+      writer.string(diagnostic.message)
+      writer.key("originalTransactionId")
+      writer.string(diagnostic.originalTransactionID?.rawValue)
+      writer.key("transactionId")
+      writer.string(diagnostic.transactionID?.rawValue)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("entitlements")
+    writer.beginArray()
+    for entitlement in evaluation.entitlements { write(entitlement, to: &writer) }
+    writer.endArray()
+    writer.key("purchaseEvents")
+    writer.beginArray()
+    for event in evaluation.purchaseEvents {
+      writer.beginObject()
+      writer.key("productId")
+      writer.string(event.productID.rawValue)
+      writer.key("purchaseDate")
+      writer.instant(event.entry.purchaseDate)
+      writer.key("transactionId")
+      writer.string(event.entry.transactionID.rawValue)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+  }
+
+  private func write(_ entitlement: EntitlementEvaluation, to writer: inout JSONWriter) {
+    let status = entitlement.status(at: at)
+    writer.beginObject()
+    writer.key("appleAgreement")
+    writer.beginArray()
+    for agreement in entitlement.appleAgreement {
+      writer.beginObject()
+      writer.key("agrees")
+      writer.bool(agreement.agrees)
+      writer.key("appleStatus")
+      writer.integer(agreement.report.rawStatus)
+      writer.key("at")
+      writer.instant(agreement.report.at)
+      writer.key("ours")
+      writer.string(agreement.ours.state.rawValue)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("billingIssueDetectedAt")
+    writer.instant(entitlement.billingIssueDetectedAt)
+    writer.key("continuousSubscriptionStart")
+    writer.instant(entitlement.continuousSubscriptionStart)
+    writer.key("gracePeriod")
+    if let grace = entitlement.gracePeriod { writer.interval(grace) } else { writer.null() }
+    writer.key("id")
+    writer.string(entitlement.id.rawValue)
+    writer.key("lapses")
+    writer.beginArray()
+    for lapse in entitlement.lapses {
+      writer.beginObject()
+      writer.key("cause")
+      writer.string(lapse.cause.rawValue)
+      writer.key("end")
+      writer.instant(lapse.interval.end)
+      writer.key("reason")
+      writer.string(lapse.reason.rawValue)
+      writer.key("start")
+      writer.instant(lapse.interval.start)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("periods")
+    writer.beginArray()
+    for period in entitlement.periods {
+      writer.beginObject()
+      writer.key("beganWithIntroOffer")
+      writer.bool(period.beganWithIntroOffer)
+      writer.key("beganWithTrial")
+      writer.bool(period.beganWithTrial)
+      writer.key("end")
+      writer.instant(period.interval.end)
+      writer.key("start")
+      writer.instant(period.interval.start)
+      writer.key("startKind")
+      writer.string(period.start.rawValue)
+      writer.key("transactions")
+      writer.beginArray()
+      for id in period.transactionIDs { writer.string(id.rawValue) }
+      writer.endArray()
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("readable")
+    writer.beginArray()
+    for readable in entitlement.readableReleases(releases, asOf: at) {
+      let (reason, because) = Self.describe(readable.reason)
+      writer.beginObject()
+      writer.key("because")
+      writer.string(because)
+      writer.key("date")
+      writer.instant(readable.release.date)
+      writer.key("id")
+      writer.string(readable.release.id.rawValue)
+      writer.key("reason")
+      writer.string(reason)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("status")
+    Self.write(status, to: &writer)
+    writer.key("unsubscribeDetectedAt")
+    writer.instant(entitlement.unsubscribeDetectedAt)
+    writer.key("windows")
+    writer.beginArray()
+    for windows in entitlement.windows {
+      writer.beginObject()
+      writer.key("billingCheck")
+      writer.interval(windows.billingCheck)
+      writer.key("billingRetry")
+      writer.interval(windows.billingRetry)
+      writer.key("expiresAt")
+      writer.instant(windows.expiresAt)
+      writer.key("gracePeriod")
+      if let grace = windows.gracePeriod { writer.interval(grace) } else { writer.null() }
+      writer.key("renewalAttempts")
+      writer.interval(windows.renewalAttempts)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+  }
+
+  /// The documented `status` object of an entitlement.
+  package static func write(_ status: EntitlementStatus, to writer: inout JSONWriter) {
+    var active: ActiveStatus?
+    if case .active(let details) = status { active = details }
+    var expiredAt: Instant?
+    switch status {
+    case .expired(let end, _): expiredAt = end
+    case .gracePeriod(let end, _, _), .billingRetry(let end, _): expiredAt = end
+    default: break
+    }
+    writer.beginObject()
+    writer.key("entitled")
+    writer.bool(status.isEntitled)
+    writer.key("expiredAt")
+    writer.instant(expiredAt)
+    writer.key("expiresAt")
+    writer.instant(status.expiresAt)
+    writer.key("gracePeriodEndsAt")
+    writer.instant(status.gracePeriodEndsAt)
+    writer.key("nextProductId")
+    writer.string(active?.nextProductID?.rawValue)
+    writer.key("productId")
+    writer.string(active?.productID.rawValue)
+    writer.key("reason")
+    writer.string(status.reason?.rawValue)
+    writer.key("retryEndsAt")
+    writer.instant(status.retryEndsAt)
+    writer.key("state")
+    writer.string(status.state.rawValue)
+    writer.key("transactionId")
+    writer.string(active?.transactionID.rawValue)
+    writer.key("willRenew")
+    if let willRenew = status.willRenew { writer.bool(willRenew) } else { writer.null() }
+    writer.endObject()
+  }
+}
