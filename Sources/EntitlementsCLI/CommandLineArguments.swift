@@ -11,6 +11,9 @@ public enum Command: Hashable, Sendable {
   case check(paths: [String])
   /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json]`.
   case explain(files: [String], catalog: String?, at: Instant?, json: Bool)
+  /// `entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]`: `nil` or
+  /// `-` reads standard input.
+  case evaluate(input: String?, catalog: String?, at: Instant?, jobs: Int?)
   /// `entitlements timeline FILE [--at INSTANT] --svg OUT.svg`.
   case timeline(file: String, at: Instant?, svg: String)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
@@ -42,7 +45,7 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Parses `entitlements`' arguments, without any argument-parsing package.
 public enum CommandLineArguments {
-  static let subcommands = ["check", "explain", "timeline"]
+  static let subcommands = ["check", "explain", "evaluate", "timeline"]
 
   /// Parses the arguments after the program name.
   ///
@@ -71,6 +74,7 @@ public enum CommandLineArguments {
     var json = false
     var svg: String?
     var catalog: String?
+    var jobs: Int?
     while let argument = rest.popFirst() {
       switch argument {
       case "--at" where subcommand != "check":
@@ -82,7 +86,14 @@ public enum CommandLineArguments {
         }
       case "--json" where subcommand == "explain":
         json = true
-      case "--catalog" where subcommand == "explain":
+      case "--jobs" where subcommand == "evaluate":
+        guard let value = rest.popFirst(), let count = Int(value), count > 0 else {
+          throw UsageError("--jobs needs a number of threads, 1 or more", subcommand: subcommand)
+        }
+        jobs = count
+      case "-" where subcommand == "evaluate":
+        positional.append(argument)
+      case "--catalog" where subcommand == "explain" || subcommand == "evaluate":
         guard let value = rest.popFirst() else {
           throw UsageError("--catalog needs a products file", subcommand: subcommand)
         }
@@ -105,6 +116,11 @@ public enum CommandLineArguments {
     switch subcommand {
     case "check":
       return .check(paths: positional)
+    case "evaluate":
+      guard positional.count <= 1 else {
+        throw UsageError("evaluate reads one FILE, or standard input", subcommand: subcommand)
+      }
+      return .evaluate(input: positional.first, catalog: catalog, at: at, jobs: jobs)
     case "explain":
       guard !positional.isEmpty else {
         throw UsageError("explain needs a FILE", subcommand: subcommand)
@@ -129,6 +145,8 @@ public enum CommandLineArguments {
     case "check": "usage: entitlements check [PATH ...]"
     case "explain":
       "usage: entitlements explain FILE... [--catalog FILE] [--at INSTANT] [--json]"
+    case "evaluate":
+      "usage: entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]"
     case "timeline": "usage: entitlements timeline FILE [--at INSTANT] --svg OUT.svg"
     default: "usage: entitlements <check|explain|timeline> [options]  (entitlements --help)"
     }
@@ -167,6 +185,31 @@ public enum CommandLineArguments {
       Exit status: 0, or 2 for bad usage or an unreadable file (a verifyReceipt status other
       than 0 and 21006 is unreadable: the message names the code and what to do).
       """
+    case "evaluate":
+      """
+      \(usage("evaluate"))
+
+      Evaluates many subscribers, one per line of JSON (JSON Lines), from FILE or standard
+      input, and writes one line of JSON per input line, in input order:
+
+        in:   {"subscriber": "ID", "documents": [DOCUMENT, ...]}
+        out:  {"diagnostics": N, "entitlements": [{"entitlement": "premium",
+               "entitled": ..., "state": ..., "expiresAt": ..., "reason": ..., "willRenew": ...,
+               and the other keys of explain --json's "status"}], "subscriber": "ID"}
+
+      Each DOCUMENT is any document Apple sends, as a JSON value or a JWS string. A line that
+      cannot be read gives {"error": "...", "line": N, "subscriber": "ID" or null} and the
+      stream goes on. N counts entries the reader dropped and what evaluation noted: explain
+      shows them. Memory does not grow with the number of subscribers.
+
+        --at INSTANT    the instant of each status; default: now
+        --catalog FILE  the product catalog (the scenario format's "products")
+        --jobs N        threads; default: the machine's cores
+
+      A progress line goes to standard error when it is a terminal.
+
+      Exit status: 0 every line evaluated, 1 a line failed, 2 bad usage or unreadable input.
+      """
     case "timeline":
       """
       \(usage("timeline"))
@@ -188,6 +231,8 @@ public enum CommandLineArguments {
         check [PATH ...]                          run scenario files (default: Scenarios/)
         explain FILE... [--catalog FILE] [--at INSTANT] [--json]
                                                   explain a scenario or documents
+        evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]
+                                                  many subscribers, JSON Lines in and out
         timeline FILE [--at INSTANT] --svg OUT    draw it as an SVG timeline
 
       'entitlements SUBCOMMAND --help' for more.

@@ -49,6 +49,16 @@ public enum EntitlementsTool {
       guard let explanation = explanation(of: files, catalog: catalog, at: at ?? now, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
+    case .evaluate(let input, let catalog, let at, let jobs):
+      // In memory, for tests and small inputs; the process streams (``stream(_:now:)``).
+      var output: [UInt8] = []
+      var errors: [UInt8] = []
+      let stdin = StandardStreams.standardInput()
+      run.status = evaluate(
+        input: input, catalog: catalog, at: at ?? now, jobs: jobs ?? 1, standardInput: stdin,
+        write: { output += $0 }, writeError: { errors += $0 }, showsProgress: false)
+      run.output = String(decoding: output, as: UTF8.self)
+      run.errors = String(decoding: errors, as: UTF8.self)
     case .timeline(let file, let at, let svg):
       guard let explanation = explanation(of: [file], catalog: nil, at: at ?? now, &run)
       else { return run }
@@ -61,6 +71,79 @@ public enum EntitlementsTool {
       }
     }
     return run
+  }
+
+  /// Runs the command as the process does: `evaluate` streams its input and output (its
+  /// memory does not grow with the input), every other command is ``run(_:now:)``.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - now: The instant used when `--at` is not given.
+  /// - Returns: The exit status.
+  public static func stream(_ arguments: [String], now: Instant = Instant(Date())) -> Int32 {
+    if case .evaluate(let input, let catalog, let at, let jobs)? =
+      try? CommandLineArguments.parse(arguments)
+    {
+      return evaluate(
+        input: input, catalog: catalog, at: at ?? now,
+        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+        standardInput: StandardStreams.standardInput(), write: StandardStreams.writeOutput,
+        writeError: StandardStreams.writeError, showsProgress: StandardStreams.errorIsTerminal)
+    }
+    let run = run(arguments, now: now)
+    StandardStreams.writeOutput(Array(run.output.utf8))
+    StandardStreams.writeError(Array(run.errors.utf8))
+    return run.status
+  }
+
+  /// `evaluate`: the batch of subscribers from `input` (a file, or standard input for `nil`
+  /// or `-`), each line's output written with `write`.
+  static func evaluate(
+    input: String?, catalog: String?, at: Instant, jobs: Int,
+    standardInput: @escaping () throws -> [UInt8]?, write: ([UInt8]) -> Void,
+    writeError: ([UInt8]) -> Void, showsProgress: Bool
+  ) -> Int32 {
+    var products = ProductCatalog.empty
+    if let catalog {
+      do {
+        products = try Scenario.catalog(json: try FileSystem.read(catalog), file: catalog)
+      } catch {
+        writeError(Array("\(catalog): \(error)\n".utf8))
+        return 2
+      }
+    }
+    let read: () throws -> [UInt8]?
+    if let input, input != "-" {
+      guard !FileSystem.isDirectory(input) else {
+        writeError(Array("\(input): is a folder, not a file of subscriber lines\n".utf8))
+        return 2
+      }
+      guard let file = FileHandle(forReadingAtPath: input) else {
+        writeError(Array("\(input): cannot read\n".utf8))
+        return 2
+      }
+      read = { try StandardStreams.chunk(of: file) }
+    } else {
+      read = standardInput
+    }
+    let started = DispatchTime.now().uptimeNanoseconds
+    let batch = BatchEvaluation(evaluator: Evaluator(catalog: products), at: at)
+    let failed: Int
+    do {
+      failed = try batch.run(jobs: jobs, read: read, write: write) { done in
+        guard showsProgress else { return }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
+        writeError(Array("\r\(done) subscribers, \(rate)/s".utf8))
+      }
+    } catch {
+      if showsProgress { writeError([0x0A]) }
+      let name = input.flatMap { $0 == "-" ? nil : $0 } ?? "standard input"
+      writeError(Array("\(name): cannot read: \(error.localizedDescription)\n".utf8))
+      return 2
+    }
+    if showsProgress { writeError([0x0A]) }
+    return failed > 0 ? 1 : 0
   }
 
   static func check(_ paths: [String], _ run: inout Run) {

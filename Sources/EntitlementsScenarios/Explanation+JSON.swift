@@ -166,6 +166,14 @@ extension Explanation {
 
   /// The documented `status` object of an entitlement.
   package static func write(_ status: EntitlementStatus, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writeMembers(of: status, to: &writer)
+    writer.endObject()
+  }
+
+  /// The members of the documented `status` object, in an object the caller opened: the
+  /// `evaluate` command writes them beside the entitlement's id.
+  package static func writeMembers(of status: EntitlementStatus, to writer: inout JSONWriter) {
     var active: ActiveStatus?
     if case .active(let details) = status { active = details }
     var expiredAt: Instant?
@@ -174,7 +182,6 @@ extension Explanation {
     case .gracePeriod(let end, _, _), .billingRetry(let end, _): expiredAt = end
     default: break
     }
-    writer.beginObject()
     writer.key("entitled")
     writer.bool(status.isEntitled)
     writer.key("expiredAt")
@@ -197,6 +204,5 @@ extension Explanation {
     writer.string(active?.transactionID.rawValue)
     writer.key("willRenew")
     if let willRenew = status.willRenew { writer.bool(willRenew) } else { writer.null() }
-    writer.endObject()
   }
 }

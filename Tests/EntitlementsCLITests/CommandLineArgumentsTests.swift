@@ -33,6 +33,16 @@ struct CommandLineArgumentsTests {
       arguments: ["timeline", "s.json", "--svg", "out.svg", "--at", "1494374400000"],
       command: .timeline(
         file: "s.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), svg: "out.svg")),
+    .init(
+      arguments: ["evaluate"], command: .evaluate(input: nil, catalog: nil, at: nil, jobs: nil)),
+    .init(
+      arguments: ["evaluate", "-", "--jobs", "3", "--catalog", "p.json"],
+      command: .evaluate(input: "-", catalog: "p.json", at: nil, jobs: 3)),
+    .init(
+      arguments: ["evaluate", "subscribers.jsonl", "--at", "1494374400000"],
+      command: .evaluate(
+        input: "subscribers.jsonl", catalog: nil,
+        at: Instant(millisecondsSince1970: 1_494_374_400_000), jobs: nil)),
     .init(arguments: ["--help"], command: .help(subcommand: nil)),
     .init(arguments: ["help", "explain"], command: .help(subcommand: "explain")),
     .init(arguments: ["check", "--help"], command: .help(subcommand: "check")),
@@ -51,10 +61,11 @@ struct CommandLineArgumentsTests {
   }
 
   static let bad: [Bad] = [
-    .init(arguments: [], message: "no subcommand: expected one of check, explain, timeline"),
+    .init(
+      arguments: [], message: "no subcommand: expected one of check, explain, evaluate, timeline"),
     .init(
       arguments: ["chek"],
-      message: "unknown subcommand 'chek': expected one of check, explain, timeline"),
+      message: "unknown subcommand 'chek': expected one of check, explain, evaluate, timeline"),
     .init(arguments: ["check", "--json"], message: "unknown option '--json' for check"),
     .init(arguments: ["check", "--at", "2017-01-01"], message: "unknown option '--at' for check"),
     .init(arguments: ["explain"], message: "explain needs a FILE"),
@@ -67,6 +78,17 @@ struct CommandLineArgumentsTests {
     .init(arguments: ["timeline", "a", "--svg"], message: "--svg needs a file name"),
     .init(
       arguments: ["explain", "a", "--svg", "x"], message: "unknown option '--svg' for explain"),
+    .init(
+      arguments: ["evaluate", "a", "b"], message: "evaluate reads one FILE, or standard input"),
+    .init(
+      arguments: ["evaluate", "--jobs", "0"],
+      message: "--jobs needs a number of threads, 1 or more"),
+    .init(
+      arguments: ["evaluate", "--jobs", "all"],
+      message: "--jobs needs a number of threads, 1 or more"),
+    .init(arguments: ["evaluate", "--json"], message: "unknown option '--json' for evaluate"),
+    .init(
+      arguments: ["explain", "-", "--jobs", "2"], message: "unknown option '--jobs' for explain"),
   ]
 
   @Test(arguments: bad)
@@ -80,7 +102,7 @@ struct CommandLineArgumentsTests {
     }
   }
 
-  @Test(arguments: [nil, "check", "explain", "timeline"] as [String?])
+  @Test(arguments: [nil, "check", "explain", "evaluate", "timeline"] as [String?])
   func everySubcommandHasHelp(_ subcommand: String?) {
     let help = CommandLineArguments.help(subcommand)
     #expect(help.contains(CommandLineArguments.usage(subcommand)))

@@ -76,7 +76,9 @@ public struct ServerNotification: PurchaseDocument, Hashable {
 
   /// Reads a notification already parsed.
   ///
-  /// - Parameter value: The decoded payload.
+  /// - Parameters:
+  ///   - value: The decoded payload.
+  ///   - payloads: How the signed payloads inside it are opened (verified or not).
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   package init(value: JSONValue, payloads: SignedPayloads = .unverified) throws(ReadError) {
     let members = try value.documentObject(at: "")

@@ -1,0 +1,227 @@
+import Entitlements
+import Foundation
+import Testing
+
+@testable import EntitlementsCLI
+
+/// `entitlements evaluate`, the batch filter: JSON Lines in, JSON Lines out, in input order.
+@Suite("entitlements evaluate")
+struct EvaluateCommandTests {
+  /// A signed-transaction payload (decoded) of a monthly subscription starting at `start`.
+  static func transaction(_ id: Int64, original: Int64, start: Int64) -> String {
+    """
+    {"transactionId": "\(id)", "originalTransactionId": "\(original)", \
+    "productId": "com.example.monthly", "purchaseDate": \(start), \
+    "expiresDate": \(start + 2_592_000_000), "signedDate": \(start), "environment": "Production"}
+    """
+  }
+
+  /// Subscriber `number`'s line: `number % 3 + 1` months from a start that depends on the
+  /// number, so each subscriber's expiry is its own.
+  static func line(_ number: Int) -> String {
+    let original = 2_000_000_000_000_000 + Int64(number) * 100
+    let start = 1_700_000_000_000 + Int64(number) * 3_600_000
+    let documents = (0...(number % 3)).map { month in
+      transaction(
+        original + Int64(month), original: original, start: start + Int64(month) * 2_592_000_000)
+    }
+    return #"{"subscriber": "s\#(number)", "documents": [\#(documents.joined(separator: ", "))]}"#
+  }
+
+  static let catalog = #"""
+    {"products": [{"id": "com.example.monthly", "type": "autoRenewable", "duration": "P1M",
+      "entitlement": "premium"}]}
+    """#
+
+  static func temporary(_ name: String, _ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("evaluate-\(UUID().uuidString)-\(name)")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  /// The built tool, run as a process with `input` on standard input.
+  static func run(_ arguments: [String], input: String) throws -> (
+    output: String, errors: String, status: Int32
+  ) {
+    let executable = try #require(EndToEndTests.executable, "build the entitlements product first")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let standardInput = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = standardInput
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Write from another thread: the tool writes while it reads, and pipes are small.
+    let writer = Thread {
+      standardInput.fileHandleForWriting.write(Data(input.utf8))
+      try? standardInput.fileHandleForWriting.close()
+    }
+    writer.start()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+      String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self),
+      process.terminationStatus
+    )
+  }
+
+  static func lines(_ output: String) throws -> [JSONValue] {
+    try output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+      try JSONValue(parsing: Array($0.utf8))
+    }
+  }
+
+  /// 500 subscribers on 4 threads, through standard input (`-`): one line each, in input
+  /// order, each with its own expiry; the same bytes as one thread reading the file.
+  @Test func manySubscribersKeepTheirOrder() throws {
+    let input = (0..<500).map(Self.line).joined(separator: "\n") + "\n"
+    let catalog = try Self.temporary("products.json", Self.catalog)
+    let at = "1700000000000"
+    let piped = try Self.run(
+      ["evaluate", "-", "--jobs", "4", "--catalog", catalog, "--at", at], input: input)
+    #expect(piped.status == 0, "\(piped.errors)")
+    #expect(piped.errors.isEmpty, "no progress line when standard error is not a terminal")
+    let values = try Self.lines(piped.output)
+    try #require(values.count == 500)
+    for (number, value) in values.enumerated() {
+      #expect(value["subscriber"] == .string("s\(number)"))
+      #expect(value["diagnostics"] == .number("0"))
+      let premium = value["entitlements"]?[0]
+      #expect(premium?["entitlement"] == .string("premium"))
+      // At `at`, subscriber 0 has just started; every later one starts after `at`.
+      #expect(premium?["state"] == .string(number == 0 ? "active" : "notSubscribed"))
+    }
+    let file = try Self.temporary("subscribers.jsonl", input)
+    let fromFile = EntitlementsTool.run(
+      ["evaluate", file, "--jobs", "1", "--catalog", catalog, "--at", at])
+    #expect(fromFile.output == piped.output)
+    #expect(fromFile.status == 0)
+  }
+
+  /// A state that depends on each subscriber's history: at a late instant, each is expired
+  /// at the end of its own months.
+  @Test func eachLineHasItsOwnStatus() throws {
+    let input = (0..<6).map(Self.line).joined(separator: "\n")
+    let file = try Self.temporary("subscribers.jsonl", input)
+    let run = EntitlementsTool.run(["evaluate", file, "--at", "1800000000000"])
+    #expect(run.status == 0, "\(run.errors)")
+    let values = try Self.lines(run.output)
+    try #require(values.count == 6, "the last line has no newline, and is read")
+    for (number, value) in values.enumerated() {
+      let start = 1_700_000_000_000 + Int64(number) * 3_600_000
+      let end = Instant(
+        millisecondsSince1970: start + Int64(number % 3 + 1) * 2_592_000_000)
+      let status = value["entitlements"]?[0]
+      #expect(status?["state"] == .string("expired"))
+      #expect(status?["expiredAt"] == .string(end.description))
+      #expect(status?["entitled"] == .bool(false))
+    }
+  }
+
+  /// Bad lines give an error line naming the line (and the subscriber when it could be read),
+  /// the stream goes on, blank lines are skipped and keep their numbers, and the exit status
+  /// is 1. An entry the reader drops is counted in `diagnostics`, not an error.
+  @Test func aBadLineIsReportedAndSkipped() throws {
+    let input = [
+      Self.line(0),
+      "not json",
+      "",
+      #"{"subscriber": "s3", "documents": [{"status": 21007}]}"#,
+      #"{"subscriber": "s4", "documents": [{"transactionId": 12}]}"#,
+      #"{"subscriber": "s5"}"#,
+      #"{"subscriber": "s6", "documents": [], "extra": 1}"#,
+      Self.line(7),
+    ].joined(separator: "\n")
+    let (output, errors, status) = try Self.run(["evaluate", "--jobs", "2"], input: input)
+    #expect(status == 1)
+    #expect(errors.isEmpty)
+    let values = try Self.lines(output)
+    try #require(values.count == 7)
+    #expect(values[0]["subscriber"] == .string("s0"))
+    #expect(values[0]["error"] == nil)
+    #expect(values[1]["line"] == .number("2"))
+    #expect(values[1]["subscriber"] == .null)
+    #expect(values[1]["error"] == .string("expected '{' (at byte 0)"))
+    #expect(values[2]["line"] == .number("4"))
+    #expect(values[2]["subscriber"] == .string("s3"))
+    guard case .string(let receipt)? = values[2]["error"] else {
+      Issue.record("no error for line 4")
+      return
+    }
+    #expect(receipt.hasPrefix("documents[0]: verifyReceipt status 21007"), "\(receipt)")
+    // A document that reads with a dropped entry is not an error: the entry is counted.
+    #expect(values[3]["subscriber"] == .string("s4"))
+    #expect(values[3]["error"] == nil)
+    #expect(values[3]["diagnostics"] != .number("0"))
+    #expect(values[3]["entitlements"] == .array([]))
+    #expect(values[4]["error"] == .string("missing \"documents\""))
+    #expect(values[4]["subscriber"] == .string("s5"))
+    #expect(values[5]["line"] == .number("7"))
+    guard case .string(let extra)? = values[5]["error"] else {
+      Issue.record("no error for line 7")
+      return
+    }
+    #expect(extra.hasPrefix("unknown key \"extra\""), "\(extra)")
+    #expect(values[6]["subscriber"] == .string("s7"))
+    #expect(values[6]["error"] == nil)
+  }
+
+  @Test func emptyInputGivesNoLinesAndSucceeds() throws {
+    let (output, errors, status) = try Self.run(["evaluate"], input: "")
+    #expect(status == 0)
+    #expect(output.isEmpty)
+    #expect(errors.isEmpty)
+    let blank = try Self.run(["evaluate", "-"], input: "\n  \n")
+    #expect(blank.status == 0)
+    #expect(blank.output.isEmpty)
+  }
+
+  @Test func unreadableInputOrCatalogExitsWithTwo() throws {
+    let missing = EntitlementsTool.run(["evaluate", "/nonexistent/subscribers.jsonl"])
+    #expect(missing.status == 2)
+    #expect(missing.errors == "/nonexistent/subscribers.jsonl: cannot read\n")
+    let catalog = try Self.temporary("products.json", #"{"products": [{"id": 1}]}"#)
+    let file = try Self.temporary("subscribers.jsonl", Self.line(0))
+    let badCatalog = EntitlementsTool.run(["evaluate", file, "--catalog", catalog])
+    #expect(badCatalog.status == 2)
+    #expect(badCatalog.errors.hasPrefix(catalog), "\(badCatalog.errors)")
+    #expect(badCatalog.output.isEmpty)
+  }
+
+  /// Lines cut across reads of any size, and batches of any size, give the same output.
+  @Test(arguments: [(1, 1), (7, 64), (4096, 1 << 20)])
+  func chunksAndBatchesDoNotChangeTheOutput(chunk: Int, batch: Int) throws {
+    let input = Array(((0..<40).map(Self.line).joined(separator: "\n") + "\n").utf8)
+    func output(chunk: Int, batchBytes: Int, jobs: Int) -> ([UInt8], Int, [Int]) {
+      var evaluation = BatchEvaluation(
+        evaluator: Evaluator(catalog: .empty),
+        at: Instant(
+          millisecondsSince1970: 1_750_000_000_000))
+      evaluation.batchBytes = batchBytes
+      var offset = 0
+      var written: [UInt8] = []
+      var progress: [Int] = []
+      let failed = evaluation.run(
+        jobs: jobs,
+        read: {
+          guard offset < input.count else { return nil }
+          defer { offset += chunk }
+          return Array(input[offset..<min(offset + chunk, input.count)])
+        },
+        write: { written += $0 }, progress: { progress.append($0) })
+      return (written, failed, progress)
+    }
+    let whole = output(chunk: input.count, batchBytes: 1 << 30, jobs: 1)
+    let cut = output(chunk: chunk, batchBytes: batch, jobs: 3)
+    #expect(cut.0 == whole.0)
+    #expect(cut.1 == 0)
+    #expect(whole.0.filter { $0 == 0x0A }.count == 40)
+    #expect(cut.2.last == 40)
+    if batch < 1 << 20 { #expect(cut.2.count > 1, "several batches") }
+  }
+}
