@@ -23,7 +23,8 @@ let package = Package(
     .executableTarget(
       name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),
     .executableTarget(
-      name: "entitlements-bench", dependencies: ["Entitlements", "EntitlementsTesting"],
+      name: "entitlements-bench",
+      dependencies: ["Entitlements", "EntitlementsTesting", "EntitlementsCLI"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),

@@ -1,5 +1,11 @@
 import Entitlements
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One line of `entitlements evaluate`'s input: `{"subscriber": "ID", "documents": [DOCUMENT,
 /// …]}`, each document any shape the reader accepts, as a JSON value or a JWS string.
 ///
@@ -124,23 +130,52 @@ private struct Scanner {
   mutating func string() throws(Failure) -> String {
     try expect(UInt8(ascii: "\""))
     let start = index
-    var escaped = false
-    while let byte = peek, byte != UInt8(ascii: "\"") {
-      if byte == UInt8(ascii: "\\") {
-        escaped = true
-        index += 1
-      }
-      index += 1
-    }
-    guard !isAtEnd else { throw Failure("a string is not closed") }
-    let raw = bytes[start..<index]
-    index += 1
-    guard escaped else { return String(decoding: raw, as: UTF8.self) }
+    guard let end = closingQuote(from: index) else { throw Failure("a string is not closed") }
+    index = end + 1
+    let raw = bytes[start..<end]
+    guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
     // Rare: let the package's JSON parser unescape it.
     guard case .string(let text)? = try? JSONValue(parsing: [0x22] + Array(raw) + [0x22]) else {
       throw Failure("a string has an invalid escape")
     }
     return text
+  }
+
+  /// The index of the quote that closes a string whose text starts at `start`; `nil` when
+  /// it is not closed.
+  func closingQuote(from start: Int) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+      Self.closingQuote(in: buffer, from: start - bytes.startIndex).map { $0 + bytes.startIndex }
+    }
+  }
+
+  /// The offset of the quote that closes a string whose text starts at `start` in `buffer`:
+  /// the next quote (found with `memchr`) not escaped by an odd run of backslashes.
+  static func closingQuote(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = buffer.baseAddress else { return nil }
+    var position = start
+    while position < buffer.count {
+      guard let found = memchr(base + position, 0x22, buffer.count - position) else {
+        return nil
+      }
+      let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      var backslashes = 0
+      while quote - backslashes - 1 >= position, base[quote - backslashes - 1] == 0x5C {
+        backslashes += 1
+      }
+      if backslashes % 2 == 0 { return quote }
+      position = quote + 1
+    }
+    return nil
+  }
+
+  /// Skips a string, escapes and all, without making it.
+  mutating func skipString() throws(Failure) {
+    try expect(UInt8(ascii: "\""))
+    guard let end = closingQuote(from: index) else {
+      throw Failure("a string is not closed")
+    }
+    index = end + 1
   }
 
   /// The documents array: each element's bytes, or its JWS string.
@@ -158,7 +193,7 @@ private struct Scanner {
         documents.append(.jws(try string()))
       } else {
         let start = index
-        try skipValue(depth: 0)
+        try skipValue()
         documents.append(.json(bytes[start..<index]))
       }
       skipWhitespace()
@@ -170,36 +205,45 @@ private struct Scanner {
     }
   }
 
-  /// Skips one JSON value (the document reader reads it, and says what is wrong inside).
-  mutating func skipValue(depth: Int) throws(Failure) {
-    guard depth < JSONValue.maximumDepth else { throw Failure("nested too deeply") }
+  /// Quotes and brackets, by byte.
+  static let isStructural: [Bool] = (0...255).map { byte in
+    [0x22, 0x5B, 0x5D, 0x7B, 0x7D].contains(byte)
+  }
+
+  /// Skips one JSON value: finds where it ends by its brackets and strings (the document
+  /// reader reads it, and says what is wrong inside).
+  mutating func skipValue() throws(Failure) {
     skipWhitespace()
-    guard let byte = peek else { throw Failure("a value is missing") }
-    switch byte {
+    guard let first = peek else { throw Failure("a value is missing") }
+    switch first {
     case UInt8(ascii: "\""):
-      _ = try string()
+      try skipString()
     case UInt8(ascii: "{"), UInt8(ascii: "["):
-      let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-      index += 1
-      skipWhitespace()
-      if peek == close {
-        index += 1
-        return
-      }
-      while true {
-        if byte == UInt8(ascii: "{") {
-          _ = try string()
-          try expect(UInt8(ascii: ":"))
+      let end: Int? = bytes.withUnsafeBufferPointer { buffer in
+        var position = index - bytes.startIndex
+        var depth = 0
+        while position < buffer.count {
+          let byte = buffer[position]
+          position += 1
+          // Most bytes are neither brackets nor quotes.
+          guard Self.isStructural[Int(byte)] else { continue }
+          switch byte {
+          case UInt8(ascii: "\""):
+            guard let end = Self.closingQuote(in: buffer, from: position) else { return nil }
+            position = end + 1
+          case UInt8(ascii: "{"), UInt8(ascii: "["):
+            depth += 1
+            if depth > JSONValue.maximumDepth { return -1 }
+          default:
+            depth -= 1
+            if depth == 0 { return position + bytes.startIndex }
+          }
         }
-        try skipValue(depth: depth + 1)
-        skipWhitespace()
-        if peek == close {
-          index += 1
-          return
-        }
-        try expect(UInt8(ascii: ","))
-        skipWhitespace()
+        return nil
       }
+      guard let end else { throw Failure("a document is not closed") }
+      guard end >= 0 else { throw Failure("nested too deeply") }
+      index = end
     default:
       // A number or a literal: up to the next delimiter.
       let start = index

@@ -129,6 +129,16 @@ package struct JSONWriter {
 
   private mutating func quoted(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
+    // Most text needs no escape: appended at once.
+    let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if plain == true {
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

@@ -5,6 +5,7 @@
 // shapes part: the best of three, at two sizes).
 
 import Entitlements
+import EntitlementsCLI
 import EntitlementsTesting
 import Foundation
 
@@ -46,6 +47,11 @@ func format(_ value: Double) -> String {
 @main
 enum Bench {
   static func main() {
+    // `entitlements-bench tool ARGUMENTS` is the `entitlements` tool (the whole-process rows
+    // run this build's tool this way).
+    if CommandLine.arguments.dropFirst().first == "tool" {
+      exit(EntitlementsTool.stream(Array(CommandLine.arguments.dropFirst(2))))
+    }
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
     // `--only core|end|batch|scale|shapes` runs one part (for profiling).
@@ -56,6 +62,8 @@ enum Bench {
 
     var sink = 0
     print("entitlements-bench\(quick ? " --quick" : ""): median of \(runs) runs after a warm-up")
+    if selected("latency") { sink &+= Latency.run(quick: quick) }
+    if selected("process") { sink &+= WholeProcess.run(quick: quick) }
     if selected("core") { sink &+= core(quick: quick, runs: runs) }
     if selected("end") { sink &+= endToEnd(runs: runs) }
     if selected("batch") { sink &+= batch(quick: quick, runs: runs) }

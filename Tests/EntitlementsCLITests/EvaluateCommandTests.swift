@@ -193,6 +193,38 @@ struct EvaluateCommandTests {
     #expect(badCatalog.output.isEmpty)
   }
 
+  /// The line scanner finds each document's end by brackets outside strings: brackets and
+  /// escaped quotes inside strings do not end it; an unclosed or too deep document is an
+  /// error naming the byte.
+  @Test func documentsAreDelimitedOutsideStrings() throws {
+    let tricky = #"{"a": "}]\"{", "b": [1, {"c": "\\"}]}"#
+    let line = try SubscriberLine(
+      Array(#"{"documents": [\#(tricky), "x.y.z"], "subscriber": "q\"1\n"}"#.utf8)[...])
+    #expect(line.subscriber == "q\"1\n")
+    try #require(line.documents.count == 2)
+    guard case .json(let bytes) = line.documents[0], case .jws(let jws) = line.documents[1]
+    else {
+      Issue.record("documents: \(line.documents)")
+      return
+    }
+    #expect(String(decoding: bytes, as: UTF8.self) == tricky)
+    #expect(jws == "x.y.z")
+    let deep = String(repeating: "[", count: JSONValue.maximumDepth + 1)
+    for (text, message) in [
+      (#"{"subscriber": "a", "documents": [{"x": [1}"#, "a document is not closed"),
+      (#"{"subscriber": "a", "documents": [\#(deep)]}"#, "nested too deeply"),
+      (#"{"subscriber": "a", "documents": [{}] "#, "expected ','"),
+    ] {
+      #expect(throws: SubscriberLine.Problem.self) { try SubscriberLine(Array(text.utf8)[...]) }
+      do {
+        _ = try SubscriberLine(Array(text.utf8)[...])
+      } catch {
+        #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
+        #expect(error.subscriber == "a")
+      }
+    }
+  }
+
   /// Lines cut across reads of any size, and batches of any size, give the same output.
   @Test(arguments: [(1, 1), (7, 64), (4096, 1 << 20)])
   func chunksAndBatchesDoNotChangeTheOutput(chunk: Int, batch: Int) throws {

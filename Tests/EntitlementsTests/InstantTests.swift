@@ -92,6 +92,12 @@ struct InstantTests {
     #expect(
       Instant(millisecondsSince1970: 1_487_577_600_123).description == "2017-02-20T08:00:00.123Z")
     #expect(Instant(millisecondsSince1970: -1).description == "1969-12-31T23:59:59.999Z")
+    #expect(
+      Instant(millisecondsSince1970: 1_487_577_600_005).description == "2017-02-20T08:00:00.005Z")
+    #expect(
+      Instant(millisecondsSince1970: -62_135_596_800_000).description == "0001-01-01T00:00:00Z")
+    #expect(
+      Instant(millisecondsSince1970: 253_402_300_800_000).description == "10000-01-01T00:00:00Z")
     #expect(Instant.distantFuture.description == "distantFuture")
   }
 

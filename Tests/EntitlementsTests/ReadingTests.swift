@@ -390,3 +390,32 @@ struct JSONParserTests {
     #expect(throws: Never.self) { try JSONValue(parsing: fine) }
   }
 }
+
+@Suite("JWS payloads")
+struct JWSPayloadTests {
+  @Test(arguments: [
+    ("h.eyJhIjoxfQ.s", #"{"a":1}"#),
+    ("h.eyJhIjoxfQ==.s", #"{"a":1}"#),
+    ("h.eyJhIjoxfQ.", #"{"a":1}"#),
+    ("..", ""),
+    ("h.-_8.s", "\u{FB}\u{FF}"),
+  ])
+  func decodesThePayload(compact: String, payload: String) throws {
+    let expected: [UInt8] =
+      payload.unicodeScalars.allSatisfy(\.isASCII)
+      ? Array(payload.utf8) : payload.unicodeScalars.map { UInt8($0.value) }
+    #expect(try JWS.payload(of: compact) == expected)
+  }
+
+  @Test(arguments: [
+    ("h.eyJhIjoxfQ", "expected 3 parts separated by '.', found 2"),
+    ("eyJhIjoxfQ", "expected 3 parts separated by '.', found 1"),
+    ("a.b.c.d", "expected 3 parts separated by '.', found 4"),
+    ("h.eyJh@joxfQ.s", "the payload is not base64url"),
+    ("h.eyJhI.s", "the payload is not base64url"),
+    ("h.eyJ hIjoxfQ.s", "the payload is not base64url"),
+  ])
+  func refusesAMalformedJWS(compact: String, message: String) {
+    #expect(throws: ReadError.malformedJWS(message)) { try JWS.payload(of: compact) }
+  }
+}

@@ -48,7 +48,7 @@ extension RealDocuments {
         let result = FastDocumentReaderTests.agree(bytes)
         #expect(result.agree, "\(name)")
         if result.fast, let document = FastDocumentReader.read(bytes) {
-          fastKinds["\(type(of: document))", default: 0] += 1
+          fastKinds["\(type(of: document.document))", default: 0] += 1
         }
       }
       // Regular real documents of every schema take the fast path (the odd ones, iOS 6 and

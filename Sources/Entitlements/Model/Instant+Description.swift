@@ -12,16 +12,44 @@ extension Instant: CustomStringConvertible {
     let civil = CivilDateTime(utc: self)
     let milliseconds = civil.millisecondOfDay % 1000
     let seconds = civil.millisecondOfDay / 1000
-    var text =
-      "\(pad(civil.year, 4))-\(pad(Int64(civil.month), 2))-\(pad(Int64(civil.day), 2))"
-      + "T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
-    if milliseconds != 0 { text += ".\(pad(milliseconds, 3))" }
-    return text + "Z"
+    // Written digit by digit into one buffer: dates are written by the thousand in reports.
+    var text: [UInt8] = []
+    text.reserveCapacity(25)
+    append(civil.year, width: 4, to: &text)
+    text.append(UInt8(ascii: "-"))
+    append(Int64(civil.month), width: 2, to: &text)
+    text.append(UInt8(ascii: "-"))
+    append(Int64(civil.day), width: 2, to: &text)
+    text.append(UInt8(ascii: "T"))
+    append(seconds / 3600, width: 2, to: &text)
+    text.append(UInt8(ascii: ":"))
+    append(seconds / 60 % 60, width: 2, to: &text)
+    text.append(UInt8(ascii: ":"))
+    append(seconds % 60, width: 2, to: &text)
+    if milliseconds != 0 {
+      text.append(UInt8(ascii: "."))
+      append(milliseconds, width: 3, to: &text)
+    }
+    text.append(UInt8(ascii: "Z"))
+    return String(decoding: text, as: UTF8.self)
   }
 }
 
-private func pad(_ value: Int64, _ width: Int) -> String {
-  let digits = String(value.magnitude)
-  let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
-  return value < 0 ? "-" + padded : padded
+/// Appends `value` in decimal, zero-padded to `width` digits, with `-` when negative.
+private func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
+  if value < 0 { text.append(UInt8(ascii: "-")) }
+  let magnitude = value.magnitude
+  var divisor: UInt64 = 1
+  var count = 1
+  while divisor <= magnitude / 10 {
+    divisor *= 10
+    count += 1
+  }
+  if count < width {
+    text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count))
+  }
+  while divisor > 0 {
+    text.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+    divisor /= 10
+  }
 }

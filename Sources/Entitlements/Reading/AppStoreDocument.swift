@@ -43,22 +43,6 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
     }
   }
 
-  /// A document of one of the kinds' own types, wrapped.
-  init?(_ document: any PurchaseDocument) {
-    switch document {
-    case let document as VerifyReceiptResponse: self = .verifyReceipt(document)
-    case let document as StatusUpdateNotification: self = .notificationV1(document)
-    case let document as ServerNotification: self = .notificationV2(document)
-    case let document as AppStoreTransaction: self = .transaction(document)
-    case let document as AppStoreRenewalInfo: self = .renewal(document)
-    case let document as TransactionHistoryResponse: self = .transactionHistory(document)
-    case let document as SubscriptionStatusesResponse: self = .subscriptionStatuses(document)
-    case let document as NotificationHistoryResponse: self = .notificationHistory(document)
-    case let document as AppStoreDocument: self = document
-    default: return nil
-    }
-  }
-
   /// The receipt entries or transactions the document carries.
   public var entries: [ReceiptEntry] { document.entries }
   /// The renewal info it carries.

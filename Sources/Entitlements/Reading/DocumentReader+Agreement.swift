@@ -15,7 +15,7 @@ extension DocumentReader {
   /// - Parameter bytes: A document as received, or any bytes.
   /// - Returns: One sentence naming what differs, or `nil`.
   package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
-    guard let fast = FastDocumentReader.read(bytes) else { return nil }
+    guard let fast = FastDocumentReader.read(bytes)?.document else { return nil }
     let general: any PurchaseDocument
     do {
       general = try readGeneral(bytes).document

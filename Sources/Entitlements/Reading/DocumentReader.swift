@@ -42,7 +42,8 @@ public enum DocumentReader {
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> AppStoreDocument {
     let payloads = SignedPayloads(verifier: verifier)
-    return try wrap(read(Array(bytes), depth: 0, fast: !payloads.verifies, payloads: payloads))
+    let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
+    return try checked(read(array, depth: 0, fast: !payloads.verifies, payloads: payloads))
   }
 
   /// Reads every document a file holds: one document, a JSON array of documents (each a JSON
@@ -73,13 +74,13 @@ public enum DocumentReader {
         do throws(ReadError) {
           if case .string(let compact) = element {
             documents.append(
-              try wrap(
+              try checked(
                 read(
                   payloads.payload(of: compact, at: "[\(index)]"), depth: 1,
                   fast: !payloads.verifies, payloads: payloads)))
           } else {
             documents.append(
-              try wrap(read(value: element, depth: 0, fast: false, payloads: payloads)))
+              try checked(read(value: element, depth: 0, fast: false, payloads: payloads)))
           }
         } catch {
           throw error.within("[\(index)]")
@@ -108,19 +109,16 @@ public enum DocumentReader {
   /// Reads with the general reader only (the reference the byte-level reader is tested
   /// against).
   static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
-    try wrap(read(bytes, depth: 0, fast: false, payloads: .unverified))
+    try checked(read(bytes, depth: 0, fast: false, payloads: .unverified))
   }
 
-  /// A document read by one of the readers, as the closed set of kinds. A verifyReceipt
-  /// response whose status carries no receipt is an error, never an empty history.
-  private static func wrap(_ document: any PurchaseDocument) throws(ReadError) -> AppStoreDocument {
-    guard let wrapped = AppStoreDocument(document) else {
-      preconditionFailure("every reader makes one of the kinds of AppStoreDocument")
-    }
-    if case .verifyReceipt(let response) = wrapped, let error = response.statusError {
+  /// A document read by one of the readers, checked: a verifyReceipt response whose status
+  /// carries no receipt is an error, never an empty history.
+  private static func checked(_ document: AppStoreDocument) throws(ReadError) -> AppStoreDocument {
+    if case .verifyReceipt(let response) = document, let error = response.statusError {
       throw .verifyReceiptStatus(error)
     }
-    return wrapped
+    return document
   }
 
   private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -129,7 +127,7 @@ public enum DocumentReader {
 
   private static func read(
     _ bytes: [UInt8], depth: Int, fast: Bool, payloads: SignedPayloads
-  ) throws(ReadError) -> any PurchaseDocument {
+  ) throws(ReadError) -> AppStoreDocument {
     let trimmed = bytes.drop { isWhitespace($0) }
     if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
       depth == 0
@@ -148,12 +146,12 @@ public enum DocumentReader {
 
   /// Reads a document already parsed (the scenario format's pasted documents).
   package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
-    try wrap(read(value: value, depth: 0, fast: true, payloads: .unverified))
+    try checked(read(value: value, depth: 0, fast: true, payloads: .unverified))
   }
 
   private static func read(
     value: JSONValue, depth: Int, fast: Bool, payloads: SignedPayloads
-  ) throws(ReadError) -> any PurchaseDocument {
+  ) throws(ReadError) -> AppStoreDocument {
     let members = try value.documentObject(at: "")
     if case .string(let compact) = members["signedPayload"], depth < 2 {
       return try read(
@@ -171,25 +169,31 @@ public enum DocumentReader {
       }
     }
     if members["notificationType"] != nil {
-      return try ServerNotification(value: value, payloads: payloads)
+      return .notificationV2(try ServerNotification(value: value, payloads: payloads))
     }
-    if members["notification_type"] != nil { return try StatusUpdateNotification(value: value) }
+    if members["notification_type"] != nil {
+      return .notificationV1(try StatusUpdateNotification(value: value))
+    }
     if members["signedTransactions"] != nil {
-      return try TransactionHistoryResponse(value: value, payloads: payloads)
+      return .transactionHistory(try TransactionHistoryResponse(value: value, payloads: payloads))
     }
     if members["notificationHistory"] != nil {
-      return try NotificationHistoryResponse(value: value, payloads: payloads)
+      return .notificationHistory(
+        try NotificationHistoryResponse(value: value, payloads: payloads))
     }
     if members["data"]?.isArray == true {
-      return try SubscriptionStatusesResponse(value: value, payloads: payloads)
+      return .subscriptionStatuses(
+        try SubscriptionStatusesResponse(value: value, payloads: payloads))
     }
     if members["status"] != nil || members["receipt"] != nil
       || members["latest_receipt_info"] != nil
     {
-      return try VerifyReceiptResponse(value: value)
+      return .verifyReceipt(try VerifyReceiptResponse(value: value))
     }
-    if members["transactionId"] != nil { return try AppStoreTransaction(value: value) }
-    if members["originalTransactionId"] != nil { return try AppStoreRenewalInfo(value: value) }
+    if members["transactionId"] != nil { return .transaction(try AppStoreTransaction(value: value)) }
+    if members["originalTransactionId"] != nil {
+      return .renewal(try AppStoreRenewalInfo(value: value))
+    }
     if members["appAppleId"] != nil, members["originalApplicationVersion"] != nil {
       throw .unrecognizedDocument(
         "an app transaction: it records the app's purchase, not an in-app one")

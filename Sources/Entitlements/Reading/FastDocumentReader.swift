@@ -253,7 +253,7 @@ struct FastDocumentReader {
 
   /// Reads a regular document of any receipt schema, or `nil` to leave it to the general
   /// reader.
-  static func read(_ document: [UInt8]) -> (any PurchaseDocument)? {
+  static func read(_ document: [UInt8]) -> AppStoreDocument? {
     read(document, nested: false)
   }
 
@@ -263,11 +263,11 @@ struct FastDocumentReader {
   static func read<Document: PurchaseDocument>(
     _ json: [UInt8], general: (JSONValue) throws(ReadError) -> Document
   ) throws(ReadError) -> Document {
-    if let fast = read(json) as? Document { return fast }
+    if let fast = read(json)?.document as? Document { return fast }
     return try general(JSONValue.document(json))
   }
 
-  private static func read(_ document: [UInt8], nested: Bool) -> (any PurchaseDocument)? {
+  private static func read(_ document: [UInt8], nested: Bool) -> AppStoreDocument? {
     document.withUnsafeBufferPointer { buffer in
       var reader = FastDocumentReader(bytes: buffer)
       return try? reader.document(nested: nested)
@@ -289,7 +289,7 @@ struct FastDocumentReader {
   }
 
   /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
-  private mutating func document(nested: Bool) throws(GiveUp) -> any PurchaseDocument {
+  private mutating func document(nested: Bool) throws(GiveUp) -> AppStoreDocument {
     var seen = KeySet()
     var environment: String?
     var status: Int?
@@ -335,21 +335,23 @@ struct FastDocumentReader {
         notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
           ?? true
       else { throw GiveUp() }
-      return ServerNotification(
-        rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
-        environment: data?.environment.flatMap(StoreEnvironment.init(appleName:)),
-        timestamp: timestamp, entries: data?.transaction?.entries ?? [],
-        renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: [])
+      return .notificationV2(
+        ServerNotification(
+          rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
+          environment: data?.environment.flatMap(StoreEnvironment.init(appleName:)),
+          timestamp: timestamp, entries: data?.transaction?.entries ?? [],
+          renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: []))
     }
     if seen.contains(.notification_type) {
       guard !nested, let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
       // Renewal fields at the top are read only without pending_renewal_info.
       if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
-      return StatusUpdateNotification(
-        rawNotificationType: notificationType,
-        environment: topEnvironment
-          ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
-        entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: [])
+      return .notificationV1(
+        StatusUpdateNotification(
+          rawNotificationType: notificationType,
+          environment: topEnvironment
+            ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
+          entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: []))
     }
     if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {
       guard !nested, !receipt.isIOS6 else { throw GiveUp() }
@@ -366,19 +368,21 @@ struct FastDocumentReader {
       } else {
         response.timestamp = try instant(receipt.requested)
       }
-      return response
+      return .verifyReceipt(response)
     }
     if seen.contains(.transactionId) {
-      return AppStoreTransaction(
-        entry: try payload.entry(), type: payload.type,
-        environment: topEnvironment, timestamp: timestamp,
-        diagnostics: [])
+      return .transaction(
+        AppStoreTransaction(
+          entry: try payload.entry(), type: payload.type,
+          environment: topEnvironment, timestamp: timestamp,
+          diagnostics: []))
     }
     if seen.contains(.originalTransactionId) {
-      return AppStoreRenewalInfo(
-        info: try payload.renewalInfo(),
-        environment: topEnvironment, timestamp: timestamp,
-        diagnostics: [])
+      return .renewal(
+        AppStoreRenewalInfo(
+          info: try payload.renewalInfo(),
+          environment: topEnvironment, timestamp: timestamp,
+          diagnostics: []))
     }
     throw GiveUp()  // not a document the general reader recognises: it says why
   }
@@ -432,11 +436,11 @@ struct FastDocumentReader {
       case .environment: result.environment = try reader.string()
       case .signedTransactionInfo:
         guard let signed = try reader.signed() else { return }
-        guard let transaction = signed as? AppStoreTransaction else { throw GiveUp() }
+        guard case .transaction(let transaction) = signed else { throw GiveUp() }
         result.transaction = transaction
       case .signedRenewalInfo:
         guard let signed = try reader.signed() else { return }
-        guard let renewal = signed as? AppStoreRenewalInfo else { throw GiveUp() }
+        guard case .renewal(let renewal) = signed else { throw GiveUp() }
         result.renewal = renewal
       default: try reader.skipValue(depth: 2)
       }
@@ -445,7 +449,7 @@ struct FastDocumentReader {
   }
 
   /// A signed field: `null`, or a compact JWS whose payload this reader reads.
-  private mutating func signed() throws(GiveUp) -> (any PurchaseDocument)? {
+  private mutating func signed() throws(GiveUp) -> AppStoreDocument? {
     skipWhitespace()
     if literal("null") { return nil }
     let compact = try string()

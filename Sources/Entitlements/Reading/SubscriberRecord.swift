@@ -53,7 +53,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   public mutating func fold(_ document: some PurchaseDocument) {
     let timestamp = document.timestamp ?? .distantPast
     let incoming = document.entries
-    entries.reserveCapacity(entries.count + incoming.count)
+    // Grown geometrically: reserving the exact count for each one-entry document would copy
+    // every entry again at each fold.
+    if entries.capacity < entries.count + incoming.count {
+      let capacity = max(entries.count + incoming.count, 2 * entries.capacity)
+      entries.reserveCapacity(capacity)
+      entryTimestamps.reserveCapacity(capacity)
+    }
     for entry in incoming {
       let key = entry.transactionKey
       guard let position = positions[key] else {
@@ -82,11 +88,15 @@ public struct SubscriberRecord: Hashable, Sendable {
         undatedInfos[info.originalTransactionID] = (info, timestamp)
       }
     }
-    recoveries.formUnion(document.billingRecoveries)
-    upgrades.formUnion(document.upgrades)
-    notifications.formUnion(document.notifications)
-    appleStatuses.formUnion(document.appleStatuses)
-    diagnostics.formUnion(document.diagnostics)
+    // Most documents carry none of these: tested first, as the sets cost even when empty.
+    let (recovered, upgraded) = (document.billingRecoveries, document.upgrades)
+    let (notified, stated) = (document.notifications, document.appleStatuses)
+    let noted = document.diagnostics
+    if !recovered.isEmpty { recoveries.formUnion(recovered) }
+    if !upgraded.isEmpty { upgrades.formUnion(upgraded) }
+    if !notified.isEmpty { notifications.formUnion(notified) }
+    if !stated.isEmpty { appleStatuses.formUnion(stated) }
+    if !noted.isEmpty { diagnostics.formUnion(noted) }
     if let found = document.environment {
       if let kept = newestEnvironment,
         (kept.timestamp, kept.value.rawValue) >= (timestamp, found.rawValue)
@@ -94,6 +104,23 @@ public struct SubscriberRecord: Hashable, Sendable {
         return
       }
       newestEnvironment = (found, timestamp)
+    }
+  }
+
+  /// Folds one document the reader returned, as its own type (one switch, rather than one
+  /// per property of the wrapped document).
+  ///
+  /// - Parameter document: A document from ``DocumentReader``.
+  public mutating func fold(_ document: AppStoreDocument) {
+    switch document {
+    case .verifyReceipt(let document): fold(document)
+    case .notificationV1(let document): fold(document)
+    case .notificationV2(let document): fold(document)
+    case .transaction(let document): fold(document)
+    case .renewal(let document): fold(document)
+    case .transactionHistory(let document): fold(document)
+    case .subscriptionStatuses(let document): fold(document)
+    case .notificationHistory(let document): fold(document)
     }
   }
 

@@ -1,0 +1,272 @@
+import Entitlements
+import EntitlementsTesting
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The paths a user runs, whole process, against the peer a backend would write instead (a
+/// Python + orjson script, `Benchmarks/peer.py`): `entitlements evaluate` on generated
+/// subscribers, and `entitlements explain --json` on one large verifyReceipt response.
+///
+/// The tool is this executable run as `entitlements-bench tool ARGUMENTS`, which calls what
+/// `entitlements` calls (`EntitlementsTool.stream`): always the code of this build. Inputs are
+/// generated once into `BENCH_DIR` (default: the temporary folder) and reused.
+enum WholeProcess {
+  /// What one process run took.
+  struct Measure {
+    var seconds: Double
+    /// Max resident set size, in megabytes.
+    var megabytes: Double
+    var status: Int32
+  }
+
+  static func run(quick: Bool) -> Int {
+    print("")
+    print("(2) whole process, output to /dev/null, against the Python + orjson peer")
+    let folder = ProcessInfo.processInfo.environment["BENCH_DIR"]
+      ?? (NSTemporaryDirectory() + "/entitlements-bench")
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let catalog = folder + "/products.json"
+    _ = FileManager.default.createFile(atPath: catalog, contents: Data(Documents.catalogJSON.utf8))
+    let at = String(Documents.at.millisecondsSince1970)
+    let peer = Peer.find()
+    if peer == nil {
+      print("    peer left out: python3 with orjson not found (pip install orjson)")
+    }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let runs = quick ? 1 : 3
+
+    // evaluate, on 10⁵ and 10⁶ subscribers (10⁴ for --quick).
+    print(
+      "    entitlements evaluate: subscribers of 1 to 40 transactions and their renewal info, "
+        + "as decoded payloads (one document each) or as a verifyReceipt response")
+    var figures: [Int: (ours: Measure, peer: Measure?)] = [:]
+    let workloads: [(count: Int, shape: LineShape)] =
+      quick
+      ? [(10_000, .payloads), (10_000, .verifyReceipt)]
+      : [(100_000, .payloads), (100_000, .verifyReceipt), (1_000_000, .payloads)]
+    for (count, shape) in workloads {
+      let file = subscribersFile(count: count, shape: shape, folder: folder)
+      let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+      let arguments = ["evaluate", file, "--catalog", catalog, "--at", at]
+      let repeats = count >= 1_000_000 ? 1 : runs
+      let ours = median(repeats) { Tool.run(arguments) }
+      var line =
+        "      \(format(Double(count))) subscribers, \(shape.rawValue) (\(size / 1_000_000) MB): "
+        + describe(ours, count: count, what: "\(cores) jobs")
+      var peerMeasure: Measure?
+      // The peer at 10⁶ would take minutes and show nothing new: its memory does not grow.
+      if let peer, count < 1_000_000 {
+        let measure = median(repeats) { peer.run(arguments) }
+        peerMeasure = measure
+        line += "\n        peer: " + describe(measure, count: count, what: "one process")
+        line += String(format: "\n        ratio: %.1fx the peer", measure.seconds / ours.seconds)
+      }
+      print(line)
+      if shape == .payloads, count == 100_000 || quick {
+        let single = median(repeats) { Tool.run(arguments + ["--jobs", "1"]) }
+        print("        --jobs 1: " + describe(single, count: count, what: "one core"))
+      }
+      if shape == .payloads { figures[count] = (ours, peerMeasure) }
+    }
+    if let small = figures[100_000]?.ours, let large = figures[1_000_000]?.ours {
+      print(
+        String(
+          format: "      max RSS 10⁶ / 10⁵: %.2f (%.0f MB / %.0f MB)",
+          large.megabytes / small.megabytes, large.megabytes, small.megabytes))
+    }
+    if let peer {
+      agreement(peer: peer, folder: folder, catalog: catalog, at: at)
+    }
+
+    // explain --json on one large verifyReceipt response.
+    let subscribers = quick ? 400 : 4_000
+    let receipt = receiptFile(subscribers: subscribers, folder: folder)
+    let size = (try? FileManager.default.attributesOfItem(atPath: receipt)[.size] as? Int) ?? 0
+    print(
+      "    entitlements explain --json: one verifyReceipt response of \(subscribers) "
+        + String(format: "subscriptions' owners x 24 entries (%.1f MB)", Double(size) / 1e6))
+    let arguments = ["explain", receipt, "--catalog", catalog, "--at", at, "--json"]
+    let ours = median(runs) { Tool.run(arguments) }
+    print("      entitlements: " + describe(ours, count: nil, what: ""))
+    if let peer {
+      let measure = median(runs) { peer.run(arguments) }
+      print("      peer:         " + describe(measure, count: nil, what: ""))
+      print(String(format: "      ratio: %.1fx the peer", measure.seconds / ours.seconds))
+    }
+    return 0
+  }
+
+  static func describe(_ measure: Measure, count: Int?, what: String) -> String {
+    var text = String(format: "%.2f s", measure.seconds)
+    if let count {
+      text += " (\(format(Double(count) / measure.seconds)) subscribers/s"
+      text += what.isEmpty ? ")" : ", \(what))"
+    }
+    text += String(format: ", max RSS %.0f MB", measure.megabytes)
+    if measure.status != 0 { text += ", exit status \(measure.status)" }
+    return text
+  }
+
+  /// The run with the median time of `runs`.
+  static func median(_ runs: Int, _ run: () -> Measure) -> Measure {
+    let measures = (0..<runs).map { _ in run() }.sorted { $0.seconds < $1.seconds }
+    return measures[measures.count / 2]
+  }
+
+  // MARK: - Inputs
+
+  /// The documents of a subscriber line.
+  enum LineShape: String {
+    /// Decoded signed transactions and renewal info, one document each.
+    case payloads = "decoded payloads"
+    /// One verifyReceipt response.
+    case verifyReceipt = "verifyReceipt"
+  }
+
+  /// `count` subscriber lines of 1 to 40 transactions each, generated once.
+  static func subscribersFile(count: Int, shape: LineShape = .payloads, folder: String) -> String {
+    let file =
+      folder + "/subscribers-v2-\(shape == .payloads ? "" : "receipt-")\(count).jsonl"
+    guard !FileManager.default.fileExists(atPath: file) else { return file }
+    print("      (generating \(file))")
+    let partial = file + ".partial"
+    _ = FileManager.default.createFile(atPath: partial, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: partial) else {
+      fatalError("entitlements-bench: cannot write \(partial)")
+    }
+    var out = Bytes()
+    var random = SeededRandom(seed: 21)
+    for index in 0..<count {
+      let subscriber = Documents.subscriber(index, entries: random.int(in: 1...40), seed: 21)
+      switch shape {
+      case .payloads: Documents.subscriberLine(index, subscriber, &out)
+      case .verifyReceipt:
+        out.text(#"{"subscriber": "user-"#)
+        out.integer(Int64(index))
+        out.text(#"", "documents": ["#)
+        out.bytes += Documents.verifyReceipt([subscriber])
+        out.text("]}\n")
+      }
+      if out.bytes.count > 8 << 20 {
+        handle.write(Data(out.bytes))
+        out.bytes.removeAll(keepingCapacity: true)
+      }
+    }
+    handle.write(Data(out.bytes))
+    try? handle.close()
+    try? FileManager.default.moveItem(atPath: partial, toPath: file)
+    return file
+  }
+
+  /// One verifyReceipt response holding `subscribers` subscribers' 24 entries each.
+  static func receiptFile(subscribers: Int, folder: String) -> String {
+    let file = folder + "/receipt-v2-\(subscribers).json"
+    guard !FileManager.default.fileExists(atPath: file) else { return file }
+    let document = Documents.verifyReceipt(
+      (0..<subscribers).map { Documents.subscriber($0, entries: 24, seed: 31) })
+    _ = FileManager.default.createFile(atPath: file, contents: Data(document))
+    return file
+  }
+
+  /// How often the peer's states agree with ours, on the first 10 000 subscribers.
+  static func agreement(peer: Peer, folder: String, catalog: String, at: String) {
+    let file = subscribersFile(count: 10_000, folder: folder)
+    let arguments = ["evaluate", file, "--catalog", catalog, "--at", at]
+    let oursFile = folder + "/ours.jsonl"
+    let peerFile = folder + "/peer.jsonl"
+    _ = Tool.run(arguments, output: oursFile)
+    _ = peer.run(arguments, output: peerFile)
+    func states(_ path: String) -> [String: String] {
+      var states: [String: String] = [:]
+      guard let data = FileManager.default.contents(atPath: path) else { return states }
+      for line in data.split(separator: 0x0A) {
+        guard let value = try? JSONValue(parsing: Array(line)),
+          case .string(let subscriber)? = value["subscriber"],
+          case .array(let entitlements)? = value["entitlements"]
+        else { continue }
+        for entitlement in entitlements {
+          guard case .string(let id)? = entitlement["entitlement"] else { continue }
+          var state = ""
+          for key in ["state", "entitled", "expiresAt"] {
+            state += "\(entitlement[key].map { "\($0)" } ?? "nil") "
+          }
+          states[subscriber + "/" + id] = state
+        }
+      }
+      return states
+    }
+    let ours = states(oursFile)
+    let theirs = states(peerFile)
+    let same = ours.filter { theirs[$0.key] == $0.value }.count
+    print(
+      String(
+        format: "      the peer gives the same state, entitlement and expiry for %.1f%% "
+          + "of %d entitlements (10⁴ subscribers)",
+        100 * Double(same) / Double(max(ours.count, 1)), ours.count))
+  }
+
+  // MARK: - Processes
+
+  /// This executable, as the `entitlements` tool.
+  enum Tool {
+    static let path: String = {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]
+    }()
+
+    static func run(_ arguments: [String], output: String = "/dev/null") -> Measure {
+      spawn([path, "tool"] + arguments, output: output)
+    }
+  }
+
+  /// The Python + orjson peer.
+  struct Peer {
+    var python: String
+    var script: String
+
+    static func find() -> Peer? {
+      let script = ProcessInfo.processInfo.environment["BENCH_PEER"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Benchmarks/peer.py").path
+      guard FileManager.default.fileExists(atPath: script) else { return nil }
+      let check = spawn(["/usr/bin/env", "python3", "-c", "import orjson"], output: "/dev/null")
+      guard check.status == 0 else { return nil }
+      return Peer(python: "/usr/bin/env", script: script)
+    }
+
+    func run(_ arguments: [String], output: String = "/dev/null") -> Measure {
+      spawn([python, "python3", script] + arguments, output: output)
+    }
+  }
+
+  /// Runs `arguments` (the first an absolute path) with standard output to `output`, and
+  /// measures its time and its own max RSS.
+  static func spawn(_ arguments: [String], output: String) -> Measure {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+    guard spawned == 0 else {
+      fatalError("entitlements-bench: cannot run \(arguments[0]): error \(spawned)")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    // Linux reports ru_maxrss in kilobytes.
+    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return Measure(
+      seconds: seconds, megabytes: Double(usage.ru_maxrss) / 1024, status: exit)
+  }
+}
