@@ -78,7 +78,8 @@ enum Documents {
       let length: Int64 = yearly ? 365 * 86_400_000 : 30 * 86_400_000
       // Most subscriptions run up to `at`; some ended earlier.
       let endsBefore = random.chance(0.3) ? random.int64(in: 1...400) * 86_400_000 : 0
-      var cursor = at.millisecondsSince1970 - endsBefore - Int64(count) * length
+      var cursor =
+        at.millisecondsSince1970 - endsBefore - Int64(count) * length
         + random.int64(in: 0...(length - 1))
       let first = cursor
       var purchases: [Purchase] = []
@@ -139,7 +140,9 @@ enum Documents {
         receiptEntry(purchase, &out)
       }
     }
-    out.text(#"], "latest_receipt": "MIIUVQYJKoZIhvcNAQcCoIIURjCCFEICAQExCzAJBgUrDgMCGgUAMIID9gYJKoZIhvcNAQcBoIID5wSCA+MxggPfMAoCAQgCAQEEAhYAMAoCARQCAQEEAgwAMAsCAQECAQEEAwIBADALAgEDAgEBBAMMATEwCwIBCwIBAQQDAgEAMAsCAQ8CAQEEAwIBADALAgEQAgEBBAMCAQAwCwIBGQIBAQQDAgEDMAwCAQoCAQEEBBYCNCswDAIBDgIBAQQEAgIAkjANAgENAgEBBAUCAwH9YDANAgETAgEBBAUMAzEuMDAOAgEJAgEBBAYCBFAyNTYwGAIBBAIBAgQQ", "pending_renewal_info": ["#)
+    out.text(
+      #"], "latest_receipt": "MIIUVQYJKoZIhvcNAQcCoIIURjCCFEICAQExCzAJBgUrDgMCGgUAMIID9gYJKoZIhvcNAQcBoIID5wSCA+MxggPfMAoCAQgCAQEEAhYAMAoCARQCAQEEAgwAMAsCAQECAQEEAwIBADALAgEDAgEBBAMMATEwCwIBCwIBAQQDAgEAMAsCAQ8CAQEEAwIBADALAgEQAgEBBAMCAQAwCwIBGQIBAQQDAgEDMAwCAQoCAQEEBBYCNCswDAIBDgIBAQQEAgIAkjANAgENAgEBBAUCAwH9YDANAgETAgEBBAUMAzEuMDAOAgEJAgEBBAYCBFAyNTYwGAIBBAIBAgQQ", "pending_renewal_info": ["#
+    )
     first = true
     for subscriber in subscribers {
       for renewal in subscriber.renewals {
@@ -339,11 +342,17 @@ enum Documents {
   }()
 
   static func base64(_ bytes: [UInt8]) -> String {
-    encode(bytes, alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8), pad: true)
+    encode(
+      bytes,
+      alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8),
+      pad: true)
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {
-    encode(bytes, alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8), pad: false)
+    encode(
+      bytes,
+      alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8),
+      pad: false)
   }
 
   static func encode(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool) -> String {

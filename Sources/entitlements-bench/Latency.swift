@@ -63,18 +63,18 @@ enum Latency {
     for pass in 0..<2 {
       for documents in workload.subscribers {
         let start = DispatchTime.now().uptimeNanoseconds
-        var read_: [AppStoreDocument] = []
-        read_.reserveCapacity(documents.count)
+        var documentsRead: [AppStoreDocument] = []
+        documentsRead.reserveCapacity(documents.count)
         for bytes in documents {
           do {
-            read_.append(try DocumentReader.read(bytes))
+            documentsRead.append(try DocumentReader.read(bytes))
           } catch {
             fatalError("entitlements-bench: a generated document does not read: \(error)")
           }
         }
         let afterRead = DispatchTime.now().uptimeNanoseconds
         var record = SubscriberRecord()
-        for document in read_ { record.fold(document) }
+        for document in documentsRead { record.fold(document) }
         let history = record.history
         let afterFold = DispatchTime.now().uptimeNanoseconds
         let evaluation = evaluator.evaluate(history)

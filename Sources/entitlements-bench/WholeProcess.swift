@@ -27,7 +27,8 @@ enum WholeProcess {
   static func run(quick: Bool) -> Int {
     print("")
     print("(2) whole process, output to /dev/null, against the Python + orjson peer")
-    let folder = ProcessInfo.processInfo.environment["BENCH_DIR"]
+    let folder =
+      ProcessInfo.processInfo.environment["BENCH_DIR"]
       ?? (NSTemporaryDirectory() + "/entitlements-bench")
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let catalog = folder + "/products.json"
@@ -230,7 +231,8 @@ enum WholeProcess {
     var script: String
 
     static func find() -> Peer? {
-      let script = ProcessInfo.processInfo.environment["BENCH_PEER"]
+      let script =
+        ProcessInfo.processInfo.environment["BENCH_PEER"]
         ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Benchmarks/peer.py").path
@@ -253,7 +255,7 @@ enum WholeProcess {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)

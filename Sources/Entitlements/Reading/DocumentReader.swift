@@ -190,7 +190,9 @@ public enum DocumentReader {
     {
       return .verifyReceipt(try VerifyReceiptResponse(value: value))
     }
-    if members["transactionId"] != nil { return .transaction(try AppStoreTransaction(value: value)) }
+    if members["transactionId"] != nil {
+      return .transaction(try AppStoreTransaction(value: value))
+    }
     if members["originalTransactionId"] != nil {
       return .renewal(try AppStoreRenewalInfo(value: value))
     }
