@@ -103,6 +103,10 @@ public enum EntitlementsTool {
         failed += 1
         run.output += "FAIL  \(result.name)  (\(file))\n"
         for failure in result.failures { run.output += "        \(failure.line)\n" }
+        if !result.diagnostics.isEmpty {
+          run.output += "        the input has \(result.diagnostics.count) problem(s):\n"
+          for diagnostic in result.diagnostics { run.output += "          \(diagnostic)\n" }
+        }
       }
     }
     run.output += "\(passed) passed, \(failed) failed\n"
@@ -133,7 +137,8 @@ public enum EntitlementsTool {
         let scenario = try Scenario(json: contents[0].bytes, file: files[0])
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
-          readingDiagnostics: scenario.readingDiagnostics)
+          readingDiagnostics: scenario.readingDiagnostics, environment: scenario.environment,
+          catalog: scenario.catalog)
       }
       let products = try catalog.map { file throws(ScenarioError) in
         try Scenario.catalog(json: contents[contents.count - 1].bytes, file: file)
@@ -151,7 +156,7 @@ public enum EntitlementsTool {
       return Explanation(
         evaluation: Evaluator(catalog: products ?? .empty).evaluate(record.history),
         releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
-        environment: record.history.environment)
+        environment: record.history.environment, catalog: products ?? .empty)
     } catch {
       run.errors = "\(error)\n"
     }

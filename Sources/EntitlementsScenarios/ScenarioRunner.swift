@@ -19,7 +19,8 @@ public enum ScenarioRunner {
     }
     return ScenarioResult(
       file: scenario.file, name: scenario.name, checkCount: scenario.checks.count,
-      failures: failures)
+      failures: failures,
+      diagnostics: (scenario.readingDiagnostics + evaluation.diagnostics).sorted())
   }
 
   static func compare(

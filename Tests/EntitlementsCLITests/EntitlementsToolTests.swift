@@ -88,6 +88,81 @@ struct EntitlementsToolTests {
     #expect(svg.contains(">2017-05</text>"))
   }
 
+  struct ExplainCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var file: String
+    var at: String
+    var includes: [String]
+    var excludes: [String] = []
+    var testDescription: String { name }
+  }
+
+  static let explainCases: [ExplainCase] = [
+    .init(
+      name: "sandbox is named", file: "sandbox-six-renewals-then-stop.json",
+      at: "2020-07-16T15:00:00Z",
+      includes: ["(Sandbox)\n", "products: com.example.monthly"], excludes: ["(Production)"]),
+    .init(
+      name: "products are named with kind and duration",
+      file: "guide-table-5-1-magazine-voluntary-lapse.json", at: "2017-05-10",
+      includes: [
+        "(Production)\n", "products: com.example.magazine.monthly (auto-renewable, 1 month)",
+      ]),
+    .init(
+      name: "no billing retry after a voluntary expiry",
+      file: "guide-table-5-1-magazine-voluntary-lapse.json", at: "2017-08-01",
+      includes: ["expired (voluntary", "renewal attempts"], excludes: ["billing retry"]),
+    .init(
+      name: "billing retry where the App Store retries",
+      file: "grace-period-then-billing-retry.json", at: "2017-05-10",
+      includes: ["billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z", "grace period"]),
+    .init(
+      name: "a lifetime purchase is owned",
+      file: "lifetime-and-subscription-unlock-one-entitlement.json", at: "2018-01-01",
+      includes: [
+        "status: owned since 2017-03-01T00:00:00Z (com.example.lifetime)",
+        "owned since 2017-03-01T00:00:00Z  (restart; 1 entry)",
+        "com.example.lifetime (non-consumable)",
+      ],
+      excludes: ["never", "will not renew", "windows around"]),
+  ]
+
+  @Test(arguments: explainCases)
+  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) {
+    let run = EntitlementsTool.run(["explain", path("Scenarios/\(test.file)"), "--at", test.at])
+    #expect(run.status == 0, "\(run.errors)")
+    for text in test.includes { #expect(run.output.contains(text), "\(text)\n\(run.output)") }
+    for text in test.excludes { #expect(!run.output.contains(text), "\(text)\n\(run.output)") }
+  }
+
+  @Test func aFailureShowsTheDiagnosticsThatExplainIt() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("scenarios-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let misspelt = #"""
+      {"name": "a misspelt product id",
+       "products": [{"id": "com.example.monthly", "type": "autoRenewable", "duration": "P1M"}],
+       "transactions": [{"product_id": "com.example.monthyl", "transaction_id": "1",
+         "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "expect": [{"at": "2017-01-15", "state": "active"}, {"diagnostics": 0}]}
+      """#
+    try misspelt.write(
+      to: folder.appendingPathComponent("misspelt.json"), atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run(["check", folder.path])
+    #expect(run.status == 1)
+    let lines = run.output.split(separator: "\n").map(String.init)
+    let failure = try #require(lines.firstIndex { $0.contains("expect[1].diagnostics") })
+    #expect(lines[failure + 1] == "        the input has 1 problem(s):")
+    #expect(lines[failure + 2].hasPrefix("          transaction 1: product_id: "))
+    #expect(lines[failure + 2].contains("com.example.monthyl"))
+    // A passing scenario with diagnostics prints none.
+    let passing = EntitlementsTool.run([
+      "check", path("Scenarios/pasted-verifyreceipt-response.json"),
+    ])
+    #expect(!passing.output.contains("problem(s)"))
+  }
+
   @Test func unreadableInputExitsWithTwo() {
     let missing = EntitlementsTool.run(["explain", "/nonexistent/file.json"])
     #expect(missing.status == 2)
