@@ -45,6 +45,9 @@ public struct ScenarioResult: Hashable, Sendable {
   public var checkCount: Int
   /// What differs; empty when the scenario passed.
   public var failures: [Failure]
+  /// Every key of every check, compared: passing ones too, for reports that show expected and
+  /// actual side by side (``HTMLReport``). `failures` are the ones that differ.
+  public var comparisons: [Comparison] = []
   /// The problems the engine found in the scenario's input, sorted: reading problems of the
   /// pasted documents and the evaluation's own (a product missing from the catalog). Shown
   /// under a failure, since they are often its cause.
