@@ -63,6 +63,7 @@ extension TimelineDrawing {
     let step =
       Self.tickSteps.first { $0.approximateMilliseconds / scale.millisecondsPerPixel >= 64 }
       ?? .months(2400)
+    var lastContext: String?
     for segment in scale.segments where !segment.isBreak {
       let ticks = Self.ticks(from: segment.start, to: segment.end, step: step)
       for tick in ticks {
@@ -75,7 +76,9 @@ extension TimelineDrawing {
       var contexts = [first]
       contexts += ticks.filter { isContextBoundary($0, step: step) && $0 != first }
       for (index, instant) in contexts.enumerated() {
-        guard let text = contextLabel(instant, step: step) else { continue }
+        // A segment starting on the day (or year) the previous one wrote needs no repeat.
+        guard let text = contextLabel(instant, step: step), text != lastContext else { continue }
+        lastContext = text
         let cx = index == 0 ? segment.x0 : x(instant)
         request(7, [text], [.init(x: cx, y: contextBaseline)], size: 10, fill: Palette.secondary)
       }

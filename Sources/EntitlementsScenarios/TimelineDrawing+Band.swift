@@ -47,10 +47,16 @@ extension TimelineDrawing {
     _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
   ) {
     let periods = entitlement.periods
-    guard !periods.isEmpty else { return }
+    guard !periods.isEmpty else {
+      request(
+        5, ["no active period: nothing bought gave access", "no active period"],
+        [.init(x: (left + right) / 2, y: layout.barBaseline, anchor: .middle)],
+        fill: Palette.secondary)
+      return
+    }
     legend.insert(.active)
     let height = layout.barBottom - layout.barTop
-    for (index, period) in periods.enumerated() {
+    for (index, period) in periods.enumerated() where isVisible(period.interval) {
       let x0 = x(period.interval.start)
       let x1 = x(period.interval.end)
       let lifetime = period.interval.end.isDistantFuture
@@ -104,7 +110,7 @@ extension TimelineDrawing {
   private mutating func drawLapses(
     _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
   ) {
-    for lapse in entitlement.lapses {
+    for lapse in entitlement.lapses where isVisible(lapse.interval) {
       legend.insert(.lapse)
       let x0 = x(lapse.interval.start)
       let x1 = x(lapse.interval.end)
@@ -156,15 +162,26 @@ extension TimelineDrawing {
       case .covers, .invalid:
         continue
       }
+      let struckIsVisible = struck.map(isVisible) ?? false
+      let cutIsVisible = cut.map(isVisible) ?? false
+      guard struckIsVisible || cutIsVisible else { continue }
       legend.insert(kind.item)
       let product = entry.productID.rawValue
       let what =
         kind.item == .upgraded
         ? "ended by an upgrade: the rest of its time is covered by the new product"
         : "treated as never bought for the time after the cancellation"
-      if let struck, struck.end > struck.start {
+      if let struck, struck.end > struck.start, struckIsVisible {
         let x0 = x(struck.start)
         let x1 = x(struck.end)
+        let from = date(struck.start)
+        let to = struck.end.isDistantFuture ? "no end" : date(struck.end)
+        request(
+          6,
+          [
+            "\(kind.word): would have covered \(from) – \(to)",
+            "would have covered \(from) – \(to)", "\(from) – \(to)",
+          ], inside(x0, min(x1, right), baseline: layout.belowBaseline), fill: kind.stroke)
         let middle = (lane.top + lane.bottom) / 2
         shapes.append(
           SVGElements.group(
@@ -179,7 +196,7 @@ extension TimelineDrawing {
               "Transaction \(entry.transactionID) (\(product)) \(kind.word): would have covered "
               + span(struck) + "; \(what)"))
       }
-      if let cut {
+      if let cut, cutIsVisible {
         let cx = x(cut)
         let when = TimelineDateFormat(cut)
         shapes.append(
@@ -214,7 +231,7 @@ extension TimelineDrawing {
     _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
   ) {
     guard let row = layout.windows, entitlement.billingRetryCanHappen,
-      let windows = entitlement.windowsAfterLastPeriod
+      let windows = entitlement.windowsAfterLastPeriod, isVisible(windows.billingRetry)
     else { return }
     legend.insert(.retry)
     let retry = windows.billingRetry
@@ -265,7 +282,7 @@ extension TimelineDrawing {
       }, uniquingKeysWith: { first, _ in first })
     shapes.append(
       SVGElements.line(left, row.y, right, row.y, stroke: "#d5d8dc", dash: "2,3"))
-    for release in releases {
+    for release in releases where isVisible(release.date) {
       let rx = x(release.date)
       let id = release.id.rawValue
       let when = TimelineDateFormat(release.date).full
@@ -303,6 +320,10 @@ extension TimelineDrawing {
         [
           .init(x: rx, y: row.label, anchor: .middle),
           .init(x: rx, y: row.secondLabel, anchor: .middle),
+          .init(x: rx - 3, y: row.label),
+          .init(x: rx + 3, y: row.label, anchor: .end),
+          .init(x: rx - 3, y: row.secondLabel),
+          .init(x: rx + 3, y: row.secondLabel, anchor: .end),
         ], fill: fill)
     }
   }

@@ -139,6 +139,14 @@ struct TimelineDrawing {
     if instants.isEmpty { instants = [explanation.at] }
     var low = from ?? instants.min() ?? explanation.at
     var high = to ?? instants.max() ?? explanation.at
+    // A lifetime purchase runs off the right edge: keep a stretch of it in the picture.
+    let lifetimes = explanation.evaluation.entitlements.flatMap(\.periods)
+      .filter(\.interval.end.isDistantFuture).map(\.interval.start)
+    if to == nil, let latest = lifetimes.max() {
+      let stretch = FixedDuration.milliseconds(
+        max((max(high, latest) - low).milliseconds / 4, FixedDuration.days(1).milliseconds))
+      high = max(high, latest + stretch)
+    }
     if high <= low {
       if from != nil, to == nil {
         high = low + .days(1)
@@ -241,6 +249,12 @@ struct TimelineDrawing {
         within: limits(span.0 + 3, span.1 - 3))
     }
   }
+
+  /// Whether any of the interval lies inside the range drawn.
+  func isVisible(_ interval: Interval) -> Bool { interval.end > low && interval.start < high }
+
+  /// Whether the instant lies inside the range drawn.
+  func isVisible(_ instant: Instant) -> Bool { instant >= low && instant <= high }
 
   /// Whether the instant lies inside the range drawn (the marker is drawn).
   var instantIsShown: Bool { explanation.at >= low && explanation.at <= high }
@@ -378,7 +392,12 @@ struct TimelineDrawing {
     }
     for (entitlement, layout) in zip(entitlements, layouts) {
       let status = entitlement.status(at: at)
-      var texts = TimelineWords.status(status) { date($0) }
+      // Outside the picture, the instant may be years after the history: dates say the year.
+      let shown = instantIsShown
+      var texts = TimelineWords.status(status) { instant in
+        shown
+          ? date(instant) : TimelineDateFormat(instant).labels(detail: detail, showsYear: true)[0]
+      }
       var positions: [LabelPlacer.Position]
       if instantIsShown {
         positions = [

@@ -82,10 +82,55 @@ struct EntitlementsToolTests {
     #expect(run.status == 0, "\(run.errors)")
     let svg = try String(contentsOfFile: output, encoding: .utf8)
     #expect(svg.hasPrefix("<svg"))
-    #expect(svg.contains("lapse: unknown"))
-    // Releases Feb–Jul: May is drawn as not readable (a cross), the others filled.
-    #expect(svg.components(separatedBy: "fill=\"#3a9d5d\"/>").count - 1 >= 3)
+    #expect(svg.contains(">lapse 58 days · cause unknown</text>"))
+    #expect(svg.contains(">Expired since Apr 20 (cause unknown)</text>"))
+    // Releases Feb–Jul at May 10: Feb, Mar, Apr readable, May missed, Jun and Jul to come.
+    #expect(svg.components(separatedBy: ": readable, ").count - 1 == 3)
+    #expect(svg.components(separatedBy: ": missed, ").count - 1 == 1)
+    #expect(svg.components(separatedBy: ": not yet released at ").count - 1 == 2)
     #expect(svg.contains(">2017-05</text>"))
+  }
+
+  struct TimelineRangeCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var options: [String]
+    /// Axis labels that must be there, and ones that must not.
+    var shows: [String]
+    var hides: [String]
+    var testDescription: String { name }
+  }
+
+  static let timelineRanges: [TimelineRangeCase] = [
+    .init(
+      name: "without --at, the history's own range", options: [],
+      shows: [">Feb</text>", ">Jul</text>", "→</text>"], hides: [">2020</text>", ">2026</text>"]),
+    .init(
+      name: "--at after the history stretches the range", options: ["--at", "2019-06-01"],
+      shows: [">2018</text>", ">2019</text>"], hides: ["→</text>"]),
+    .init(
+      name: "--from and --to choose it", options: ["--from", "2017-03-01", "--to", "2017-05-01"],
+      shows: [">Mar 6</text>", ">Apr 17</text>", ">Feb 20</text>"],
+      hides: [">Feb</text>", ">Jun</text>", ">Jun 17</text>", ">Jul 17</text>", ">2017-02</text>"]),
+  ]
+
+  @Test(arguments: timelineRanges)
+  func timelineRange(_ test: TimelineRangeCase) throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).svg").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run(
+      ["timeline", Self.table51, "--svg", output] + test.options, now: Self.may10 + .days(3000))
+    #expect(run.status == 0, "\(run.errors)")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    for text in test.shows { #expect(svg.contains(text), "\(text)") }
+    for text in test.hides { #expect(!svg.contains(text), "\(text)") }
+  }
+
+  @Test func versionIsPrinted() {
+    let run = EntitlementsTool.run(["--version"])
+    #expect(run.status == 0)
+    #expect(run.output == "entitlements \(EntitlementsTool.version)\n")
+    #expect(EntitlementsTool.version.split(separator: ".").count == 3)
   }
 
   struct ExplainCase: CustomTestStringConvertible, Sendable {
