@@ -56,6 +56,8 @@ extension TimelineDrawing {
     }
     legend.insert(.active)
     let height = layout.barBottom - layout.barTop
+    let ticks = renewalTicks(entitlement, layout: layout)
+    defer { shapes += ticks }
     for (index, period) in periods.enumerated() where isVisible(period.interval) {
       let x0 = x(period.interval.start)
       let x1 = x(period.interval.end)
@@ -105,6 +107,46 @@ extension TimelineDrawing {
       request(
         9, inside, self.inside(x0, min(x1, right), baseline: layout.barBaseline), fill: "white")
     }
+  }
+
+  /// A thin white tick where a purchase inside a period begins: each renewal of a period
+  /// (every 5 minutes in the sandbox), an upgrade, a new product. Labels inside the bars keep
+  /// clear of them.
+  private mutating func renewalTicks(
+    _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
+  ) -> [String] {
+    let periods = entitlement.periods
+    var ticks: [String] = []
+    var lastX = -Double.infinity
+    for coverage in entitlement.coverage {
+      guard let interval = coverage.interval, isVisible(interval.start) else { continue }
+      let start = interval.start
+      // The first period starting after the purchase, by binary search.
+      var low = 0
+      var high = periods.count
+      while low < high {
+        let middle = (low + high) / 2
+        if periods[middle].interval.start > start { high = middle } else { low = middle + 1 }
+      }
+      let after = low
+      guard after > 0, periods[after - 1].interval.start < start,
+        periods[after - 1].interval.end > start
+      else { continue }
+      let tx = x(start)
+      guard tx - lastX >= 2 else { continue }
+      lastX = tx
+      placer.obstacles.append(
+        TimelineBox(
+          x: tx - 0.5, y: layout.barTop, width: 1, height: layout.barBottom - layout.barTop))
+      ticks.append(
+        SVGElements.line(
+          tx, layout.barTop + 3, tx, layout.barBottom - 3, stroke: "white", width: 1,
+          title:
+            "Renewed: transaction \(coverage.entry.transactionID) "
+            + "(\(coverage.entry.productID)), \(TimelineDateFormat(start).full)"))
+    }
+    if !ticks.isEmpty { legend.insert(.renewal) }
+    return ticks
   }
 
   private mutating func drawLapses(

@@ -26,6 +26,7 @@ extension TimelineDrawing {
   static func legendText(_ item: LegendItem) -> String {
     switch item {
     case .active: "active"
+    case .renewal: "renewal or new purchase"
     case .lapse: "lapse (cause written inside)"
     case .refunded: "refunded or revoked: struck"
     case .upgraded: "ended by an upgrade: struck"
@@ -43,6 +44,9 @@ extension TimelineDrawing {
     switch item {
     case .active:
       return SVGElements.rect(x: x, y: y - 5, width: 16, height: 10, fill: Palette.active)
+    case .renewal:
+      return SVGElements.rect(x: x, y: y - 5, width: 16, height: 10, fill: Palette.active)
+        + SVGElements.line(x + 8, y - 3, x + 8, y + 3, stroke: "white")
     case .lapse:
       return SVGElements.rect(
         x: x, y: y - 5, width: 16, height: 10, fill: Palette.lapseFill, stroke: Palette.lapse,

@@ -35,6 +35,7 @@ struct TimelineDrawing {
   /// What the legend explains; only what the picture shows is listed.
   enum LegendItem: Int, CaseIterable, Comparable {
     case active
+    case renewal
     case lapse
     case refunded
     case upgraded
