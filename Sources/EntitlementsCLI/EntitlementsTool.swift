@@ -143,7 +143,8 @@ public enum EntitlementsTool {
         run.output += "FAIL  \(result.name)  (\(file))\n"
         for failure in result.failures { run.output += "        \(failure.line)\n" }
         if !result.diagnostics.isEmpty {
-          run.output += "        the input has \(result.diagnostics.count) problem(s):\n"
+          let count = result.diagnostics.count
+          run.output += "        the input has \(count == 1 ? "1 problem" : "\(count) problems"):\n"
           for diagnostic in result.diagnostics { run.output += "          \(diagnostic)\n" }
         }
       }
