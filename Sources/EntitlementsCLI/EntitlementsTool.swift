@@ -74,7 +74,9 @@ public enum EntitlementsTool {
       let range: TimelineRange =
         from != nil || to != nil
         ? .between(from: from, to: to) : at == nil ? .history : .historyAndInstant
-      write(TimelineSVG(explanation: explanation, range: range).render(), to: svg, &run)
+      write(
+        TimelineSVG(explanation: explanation, range: range).render(), to: svg, announce: false,
+        &run)
       if run.status == 0 { run.output = "wrote \(svg)\n" }
     }
     return run
@@ -84,12 +86,12 @@ public enum EntitlementsTool {
     "entitlements \(version), \(now)"
   }
 
-  /// Writes a file; "wrote FILE" goes to standard error, so that standard output stays the
-  /// command's own.
-  static func write(_ text: String, to file: String, _ run: inout Run) {
+  /// Writes a file; for a report (`announce`), "wrote FILE" goes to standard error, so that
+  /// standard output stays the command's own.
+  static func write(_ text: String, to file: String, announce: Bool = true, _ run: inout Run) {
     do {
       try FileSystem.write(text, to: file)
-      run.errors += "wrote \(file)\n"
+      if announce { run.errors += "wrote \(file)\n" }
     } catch {
       run.errors += "\(file): cannot write: \(error.localizedDescription)\n"
       run.status = 2

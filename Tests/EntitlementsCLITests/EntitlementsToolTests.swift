@@ -126,6 +126,24 @@ struct EntitlementsToolTests {
     for text in test.hides { #expect(!svg.contains(text), "\(text)") }
   }
 
+  @Test(arguments: [
+    (["check", path("Scenarios")], "data-outcome=\"passed\"", 0),
+    (["explain", table51, "--at", "2017-05-10"], "data-outcome=\"explained\"", 0),
+  ])
+  func htmlReportsAreWritten(arguments: [String], outcome: String, status: Int32) throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).html").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run(arguments + ["--html", output])
+    #expect(run.status == status, "\(run.errors)")
+    #expect(run.errors == "wrote \(output)\n")
+    let page = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+    #expect(page.contains(outcome))
+    #expect(page.contains("<figure class=\"timeline\"><svg"))
+    #expect(page.contains("entitlements \(EntitlementsTool.version)"))
+  }
+
   @Test func versionIsPrinted() {
     let run = EntitlementsTool.run(["--version"])
     #expect(run.status == 0)
