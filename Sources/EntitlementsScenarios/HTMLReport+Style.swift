@@ -12,7 +12,11 @@ extension HTMLReport {
     .summary { font-size: 18px; margin: 8px 0 16px; }
     .count.passed { color: var(--pass); font-weight: 600; }
     .count.failed { color: var(--fail); font-weight: 600; }
-    nav ol { columns: 2; padding-left: 20px; margin: 0 0 16px; font-size: 14px; }
+    nav ol { columns: 2; column-gap: 48px; padding-left: 28px; margin: 0 0 16px;
+      font-size: 14px; }
+    nav li { break-inside: avoid; }
+    .failures { margin: -8px 0 12px; }
+    .failures a { color: var(--fail); }
     nav a { color: inherit; text-decoration: none; }
     nav a:hover { text-decoration: underline; }
     section.report-section { background: white; border-radius: 10px; margin: 0 0 20px;

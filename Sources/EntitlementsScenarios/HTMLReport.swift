@@ -57,6 +57,15 @@ public struct HTMLReport: Hashable, Sendable {
     ]
     if let subtitle { html.append("<p class=\"subtitle\">\(Self.escaped(subtitle))</p>") }
     html.append(summary)
+    let failures = sections.enumerated().filter {
+      $0.element.outcome == .failed || $0.element.outcome == .unreadable
+    }
+    if !failures.isEmpty {
+      let links = failures.map { index, section in
+        "<a href=\"#section-\(index + 1)\">\(Self.escaped(section.title))</a>"
+      }
+      html.append("<p class=\"failures\">Failed: " + links.joined(separator: ", ") + "</p>")
+    }
     html.append(contents)
     html.append("</header>")
     html.append("<main>")

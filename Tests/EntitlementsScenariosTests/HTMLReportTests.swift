@@ -45,6 +45,9 @@ struct HTMLReportTests {
     #expect(Self.count("<figure class=\"timeline\"><svg", in: page) == 2)
     #expect(page.contains("data-outcome=\"unreadable\""))
     #expect(page.contains("broken.json: name: required"))
+    // The failures are linked from the top.
+    #expect(page.contains("Failed: <a href=\"#section-2\">"))
+    #expect(page.contains("<a href=\"#section-3\">broken.json</a></p>"))
   }
 
   @Test func checksShowExpectedAndActual() throws {
