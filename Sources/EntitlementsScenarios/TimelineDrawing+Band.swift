@@ -140,7 +140,7 @@ extension TimelineDrawing {
           x: tx - 0.5, y: layout.barTop, width: 1, height: layout.barBottom - layout.barTop))
       ticks.append(
         SVGElements.line(
-          tx, layout.barTop + 3, tx, layout.barBottom - 3, stroke: "white", width: 1,
+          tx, layout.barTop + 3, tx, layout.barBottom - 3, stroke: Palette.renewal, width: 1,
           title:
             "Renewed: transaction \(coverage.entry.transactionID) "
             + "(\(coverage.entry.productID)), \(TimelineDateFormat(start).full)"))

@@ -46,7 +46,7 @@ extension TimelineDrawing {
       return SVGElements.rect(x: x, y: y - 5, width: 16, height: 10, fill: Palette.active)
     case .renewal:
       return SVGElements.rect(x: x, y: y - 5, width: 16, height: 10, fill: Palette.active)
-        + SVGElements.line(x + 8, y - 3, x + 8, y + 3, stroke: "white")
+        + SVGElements.line(x + 8, y - 3, x + 8, y + 3, stroke: Palette.renewal)
     case .lapse:
       return SVGElements.rect(
         x: x, y: y - 5, width: 16, height: 10, fill: Palette.lapseFill, stroke: Palette.lapse,

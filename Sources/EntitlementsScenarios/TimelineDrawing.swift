@@ -54,6 +54,7 @@ struct TimelineDrawing {
     static let text = "#222222"
     static let secondary = "#5f6368"
     static let active = "#2e8b57"
+    static let renewal = "#b4dfc6"
     static let lapseFill = "#fdecea"
     static let lapse = "#c0392b"
     static let lapseText = "#962d22"
