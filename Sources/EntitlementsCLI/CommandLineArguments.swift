@@ -3,21 +3,23 @@ import Entitlements
 /// A parsed command line of `entitlements`.
 ///
 /// ```swift
-/// try CommandLineArguments.parse(["check", "Scenarios/"])  // .check(paths: ["Scenarios/"])
+/// try CommandLineArguments.parse(["check", "Scenarios/"])  // .check(paths: ["Scenarios/"], html: nil)
 /// try CommandLineArguments.parse(["explain", "a.json", "--at", "2017-05-10", "--json"])
 /// ```
 public enum Command: Hashable, Sendable {
-  /// `entitlements check [PATH ...]`.
-  case check(paths: [String])
-  /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json]`.
-  case explain(files: [String], catalog: String?, at: Instant?, json: Bool)
+  /// `entitlements check [--html REPORT.html] [PATH ...]`.
+  case check(paths: [String], html: String?)
+  /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json] [--html REPORT.html]`.
+  case explain(files: [String], catalog: String?, at: Instant?, json: Bool, html: String?)
   /// `entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]`: `nil` or
   /// `-` reads standard input.
   case evaluate(input: String?, catalog: String?, at: Instant?, jobs: Int?)
-  /// `entitlements timeline FILE [--at INSTANT] --svg OUT.svg`.
-  case timeline(file: String, at: Instant?, svg: String)
+  /// `entitlements timeline FILE --svg OUT.svg [--at INSTANT] [--from INSTANT] [--to INSTANT]`.
+  case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
   case help(subcommand: String?)
+  /// `--version`.
+  case version
 }
 
 /// A command line that cannot be understood, with the usage to show (exit status 2).
@@ -56,6 +58,7 @@ public enum CommandLineArguments {
     guard let subcommand = arguments.first else {
       throw UsageError("no subcommand: expected one of \(subcommands.joined(separator: ", "))")
     }
+    if subcommand == "--version" { return .version }
     if subcommand == "--help" || subcommand == "-h" || subcommand == "help" {
       if arguments.count > 1, subcommands.contains(arguments[1]) {
         return .help(subcommand: arguments[1])
@@ -75,15 +78,25 @@ public enum CommandLineArguments {
     var svg: String?
     var catalog: String?
     var jobs: Int?
+    var html: String?
+    var from: Instant?
+    var to: Instant?
+    func instant(_ option: String) throws(UsageError) -> Instant {
+      guard let value = rest.popFirst() else {
+        throw UsageError("\(option) needs an instant", subcommand: subcommand)
+      }
+      do { return try Instant(parsing: value) } catch {
+        throw UsageError("\(option): \(error)", subcommand: subcommand)
+      }
+    }
     while let argument = rest.popFirst() {
       switch argument {
       case "--at" where subcommand != "check":
-        guard let value = rest.popFirst() else {
-          throw UsageError("--at needs an instant", subcommand: subcommand)
-        }
-        do { at = try Instant(parsing: value) } catch {
-          throw UsageError("--at: \(error)", subcommand: subcommand)
-        }
+        at = try instant("--at")
+      case "--from" where subcommand == "timeline":
+        from = try instant("--from")
+      case "--to" where subcommand == "timeline":
+        to = try instant("--to")
       case "--json" where subcommand == "explain":
         json = true
       case "--jobs" where subcommand == "evaluate":
@@ -103,6 +116,11 @@ public enum CommandLineArguments {
           throw UsageError("--svg needs a file name", subcommand: subcommand)
         }
         svg = value
+      case "--html" where subcommand == "check" || subcommand == "explain":
+        guard let value = rest.popFirst() else {
+          throw UsageError("--html needs a file name", subcommand: subcommand)
+        }
+        html = value
       case "--":
         positional += rest
         rest = []
@@ -115,7 +133,7 @@ public enum CommandLineArguments {
     }
     switch subcommand {
     case "check":
-      return .check(paths: positional)
+      return .check(paths: positional, html: html)
     case "evaluate":
       guard positional.count <= 1 else {
         throw UsageError("evaluate reads one FILE, or standard input", subcommand: subcommand)
@@ -125,7 +143,7 @@ public enum CommandLineArguments {
       guard !positional.isEmpty else {
         throw UsageError("explain needs a FILE", subcommand: subcommand)
       }
-      return .explain(files: positional, catalog: catalog, at: at, json: json)
+      return .explain(files: positional, catalog: catalog, at: at, json: json, html: html)
     default:
       guard positional.count == 1, let file = positional.first else {
         throw UsageError(
@@ -135,20 +153,26 @@ public enum CommandLineArguments {
       guard let svg else {
         throw UsageError("timeline needs --svg OUT.svg", subcommand: subcommand)
       }
-      return .timeline(file: file, at: at, svg: svg)
+      if let from, let to, from >= to {
+        throw UsageError("--from must be before --to", subcommand: subcommand)
+      }
+      return .timeline(file: file, at: at, svg: svg, from: from, to: to)
     }
   }
 
   /// The one-line usage of a subcommand, or of the tool.
   public static func usage(_ subcommand: String?) -> String {
     switch subcommand {
-    case "check": "usage: entitlements check [PATH ...]"
+    case "check": "usage: entitlements check [--html REPORT.html] [PATH ...]"
     case "explain":
-      "usage: entitlements explain FILE... [--catalog FILE] [--at INSTANT] [--json]"
+      "usage: entitlements explain FILE... [--catalog FILE] [--at INSTANT] [--json] "
+        + "[--html REPORT.html]"
     case "evaluate":
       "usage: entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]"
-    case "timeline": "usage: entitlements timeline FILE [--at INSTANT] --svg OUT.svg"
-    default: "usage: entitlements <check|explain|timeline> [options]  (entitlements --help)"
+    case "timeline":
+      "usage: entitlements timeline FILE --svg OUT.svg [--at INSTANT] [--from INSTANT] [--to INSTANT]"
+    default:
+      "usage: entitlements <check|explain|evaluate|timeline> [options]  (entitlements --help, --version)"
     }
   }
 
@@ -161,7 +185,11 @@ public enum CommandLineArguments {
 
       Runs every scenario file (*.json, except *.schema.json) under the given files or folders,
       Scenarios/ by default. Prints one line per scenario and, for a failure, each check that
-      differs with expected and actual values; the last line is "N passed, M failed".
+      differs with expected and actual values, then the problems found in the input (a product
+      missing from the catalog, an unreadable field); the last line is "N passed, M failed".
+
+        --html REPORT.html  also write one self-contained page: the summary, then each
+                            scenario with its notes, checks (expected and actual) and timeline
 
       Exit status: 0 all passed, 1 a check failed, 2 bad usage or an unreadable file.
       """
@@ -181,6 +209,9 @@ public enum CommandLineArguments {
         --at INSTANT    the instant for the status (any date spelling: 2017-05-10,
                         2017-05-10T08:00:00Z, milliseconds); default: now
         --json          the same as a JSON object (documented on Explanation)
+        --html REPORT.html
+                        also write one self-contained page with the explanation and its
+                        timeline (spanning the history, and the instant when --at is given)
 
       Exit status: 0, or 2 for bad usage or an unreadable file (a verifyReceipt status other
       than 0 and 21006 is unreadable: the message names the code and what to do).
@@ -214,11 +245,16 @@ public enum CommandLineArguments {
       """
       \(usage("timeline"))
 
-      Draws the evaluation of FILE as an SVG picture: a time axis, active periods, lapses,
-      billing-retry and grace windows, releases marked readable or not, and the instant.
+      Draws the evaluation of FILE as an SVG picture: one band per entitlement with its active
+      periods, lapses and their causes, refunds and upgrades (struck), grace and billing-retry
+      windows, releases (readable, missed, not yet released), and the status at the instant in
+      words. Long empty gaps are cut out of the axis (marked ≈ with their length).
 
-        --at INSTANT  the instant marked (default: now)
-        --svg OUT     the file to write
+        --svg OUT       the file to write
+        --at INSTANT    the instant marked, and included in the range (default: now, and the
+                        range is the history's own, the status written at the edge)
+        --from INSTANT  where the picture starts (default: the history's start)
+        --to INSTANT    where it ends (default: the history's end)
 
       Exit status: 0, or 2 for bad usage or an unreadable file.
       """
@@ -228,12 +264,14 @@ public enum CommandLineArguments {
 
       \(usage(nil))
 
-        check [PATH ...]                          run scenario files (default: Scenarios/)
-        explain FILE... [--catalog FILE] [--at INSTANT] [--json]
+        check [--html OUT] [PATH ...]             run scenario files (default: Scenarios/)
+        explain FILE... [--catalog FILE] [--at INSTANT] [--json] [--html OUT]
                                                   explain a scenario or documents
         evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]
                                                   many subscribers, JSON Lines in and out
-        timeline FILE [--at INSTANT] --svg OUT    draw it as an SVG timeline
+        timeline FILE --svg OUT [--at|--from|--to INSTANT]
+                                                  draw it as an SVG timeline
+        --version                                 print the version
 
       'entitlements SUBCOMMAND --help' for more.
       """

@@ -13,6 +13,9 @@ import Foundation
 /// run.output.split(separator: "\n").last  // "17 passed, 0 failed"
 /// ```
 public enum EntitlementsTool {
+  /// The version `entitlements --version` prints; CHANGELOG.md lists what each one changed.
+  public static let version = "0.1.0-dev"
+
   /// What a run printed and how it ended.
   public struct Run: Sendable {
     /// Standard output.
@@ -43,12 +46,28 @@ public enum EntitlementsTool {
     switch command {
     case .help(let subcommand):
       run.output = CommandLineArguments.help(subcommand) + "\n"
-    case .check(let paths):
-      check(paths.isEmpty ? ["Scenarios"] : paths, &run)
-    case .explain(let files, let catalog, let at, let json):
+    case .version:
+      run.output = "entitlements \(version)\n"
+    case .check(let paths, let html):
+      let sections = check(paths.isEmpty ? ["Scenarios"] : paths, &run)
+      if let html {
+        let report = HTMLReport(
+          title: "Scenario report", subtitle: subtitle(now: now), sections: sections)
+        write(report.render(), to: html, &run)
+      }
+    case .explain(let files, let catalog, let at, let json, let html):
       guard let explanation = explanation(of: files, catalog: catalog, at: at ?? now, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
+      if let html {
+        let names = files.joined(separator: ", ")
+        let section = HTMLReportSection(
+          title: names, file: names, explanation: explanation,
+          range: at == nil ? .history : .historyAndInstant)
+        let report = HTMLReport(
+          title: "Explanation", subtitle: subtitle(now: now), sections: [section])
+        write(report.render(), to: html, &run)
+      }
     case .evaluate(let input, let catalog, let at, let jobs):
       // In memory, for tests and small inputs; the process streams (``stream(_:now:)``).
       var output: [UInt8] = []
@@ -59,16 +78,16 @@ public enum EntitlementsTool {
         write: { output += $0 }, writeError: { errors += $0 }, showsProgress: false)
       run.output = String(decoding: output, as: UTF8.self)
       run.errors = String(decoding: errors, as: UTF8.self)
-    case .timeline(let file, let at, let svg):
+    case .timeline(let file, let at, let svg, let from, let to):
       guard let explanation = explanation(of: [file], catalog: nil, at: at ?? now, &run)
       else { return run }
-      do {
-        try FileSystem.write(TimelineSVG(explanation: explanation).render(), to: svg)
-        run.output = "wrote \(svg)\n"
-      } catch {
-        run.errors = "\(svg): cannot write: \(error.localizedDescription)\n"
-        run.status = 2
-      }
+      let range: TimelineRange =
+        from != nil || to != nil
+        ? .between(from: from, to: to) : at == nil ? .history : .historyAndInstant
+      write(
+        TimelineSVG(explanation: explanation, range: range).render(), to: svg, announce: false,
+        &run)
+      if run.status == 0 { run.output = "wrote \(svg)\n" }
     }
     return run
   }
@@ -146,7 +165,25 @@ public enum EntitlementsTool {
     return failed > 0 ? 1 : 0
   }
 
-  static func check(_ paths: [String], _ run: inout Run) {
+  static func subtitle(now: Instant) -> String {
+    "entitlements \(version), \(now)"
+  }
+
+  /// Writes a file; for a report (`announce`), "wrote FILE" goes to standard error, so that
+  /// standard output stays the command's own.
+  static func write(_ text: String, to file: String, announce: Bool = true, _ run: inout Run) {
+    do {
+      try FileSystem.write(text, to: file)
+      if announce { run.errors += "wrote \(file)\n" }
+    } catch {
+      run.errors += "\(file): cannot write: \(error.localizedDescription)\n"
+      run.status = 2
+    }
+  }
+
+  /// Runs the scenario files and returns a report section for each.
+  static func check(_ paths: [String], _ run: inout Run) -> [HTMLReportSection] {
+    var sections: [HTMLReportSection] = []
     var files: [String] = []
     for path in paths {
       if FileSystem.isDirectory(path) {
@@ -169,16 +206,20 @@ public enum EntitlementsTool {
         scenario = try Scenario(json: FileSystem.read(file), file: file)
       } catch let error as ScenarioError {
         run.output += "FAIL  \(error)\n"
+        sections.append(HTMLReportSection(file: file, error: error.description))
         failed += 1
         unreadable = true
         continue
       } catch {
         run.output += "FAIL  \(file): cannot read: \(error.localizedDescription)\n"
+        sections.append(
+          HTMLReportSection(file: file, error: "cannot read: \(error.localizedDescription)"))
         failed += 1
         unreadable = true
         continue
       }
       let result = ScenarioRunner.run(scenario)
+      sections.append(HTMLReportSection(scenario: scenario, result: result))
       if result.passed {
         passed += 1
         run.output += "PASS  \(result.name)  (\(file))\n"
@@ -186,6 +227,11 @@ public enum EntitlementsTool {
         failed += 1
         run.output += "FAIL  \(result.name)  (\(file))\n"
         for failure in result.failures { run.output += "        \(failure.line)\n" }
+        if !result.diagnostics.isEmpty {
+          let count = result.diagnostics.count
+          run.output += "        the input has \(count == 1 ? "1 problem" : "\(count) problems"):\n"
+          for diagnostic in result.diagnostics { run.output += "          \(diagnostic)\n" }
+        }
       }
     }
     run.output += "\(passed) passed, \(failed) failed\n"
@@ -194,6 +240,7 @@ public enum EntitlementsTool {
     } else if failed > 0, run.status == 0 {
       run.status = 1
     }
+    return sections
   }
 
   /// Reads FILE as a scenario (it has `expect`), or every FILE as one subscriber's
@@ -216,7 +263,8 @@ public enum EntitlementsTool {
         let scenario = try Scenario(json: contents[0].bytes, file: files[0])
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
-          readingDiagnostics: scenario.readingDiagnostics)
+          readingDiagnostics: scenario.readingDiagnostics, environment: scenario.environment,
+          catalog: scenario.catalog)
       }
       let products = try catalog.map { file throws(ScenarioError) in
         try Scenario.catalog(json: contents[contents.count - 1].bytes, file: file)
@@ -234,7 +282,7 @@ public enum EntitlementsTool {
       return Explanation(
         evaluation: Evaluator(catalog: products ?? .empty).evaluate(record.history),
         releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
-        environment: record.history.environment)
+        environment: record.history.environment, catalog: products ?? .empty)
     } catch {
       run.errors = "\(error)\n"
     }

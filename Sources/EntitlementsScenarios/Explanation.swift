@@ -41,8 +41,11 @@ public struct Explanation: Sendable {
   public var at: Instant
   /// Problems found while reading the input documents.
   public var readingDiagnostics: [Diagnostic]
-  /// The documents' environment, when they name one.
+  /// The documents' environment, when they name one: the text and the timeline say
+  /// "sandbox", where a month lasts minutes.
   public var environment: StoreEnvironment?
+  /// The products the evaluation used, named in the text beside each entitlement.
+  public var catalog: ProductCatalog
 
   /// Creates an explanation.
   ///
@@ -52,15 +55,17 @@ public struct Explanation: Sendable {
   ///   - at: The instant of the status.
   ///   - readingDiagnostics: Problems found while reading.
   ///   - environment: The documents' environment, when they name one.
+  ///   - catalog: The catalog the evaluation used.
   public init(
     evaluation: Evaluation, releases: [Release], at: Instant, readingDiagnostics: [Diagnostic],
-    environment: StoreEnvironment? = nil
+    environment: StoreEnvironment? = nil, catalog: ProductCatalog = .empty
   ) {
     self.evaluation = evaluation
     self.releases = releases
     self.at = at
     self.readingDiagnostics = readingDiagnostics
     self.environment = environment
+    self.catalog = catalog
   }
 
   var diagnostics: [Diagnostic] { (readingDiagnostics + evaluation.diagnostics).sorted() }
@@ -83,13 +88,16 @@ public struct Explanation: Sendable {
 
   // MARK: Text
 
-  /// The explanation for people.
+  /// The explanation for people: the environment, then per entitlement its products, status,
+  /// periods, lapses, the windows around the last expiry (billing retry only where the App
+  /// Store can retry), readable releases; then purchase events and diagnostics.
   public var text: String {
     var lines: [String] = ["as of \(at)" + (environment.map { " (\($0.rawValue))" } ?? "")]
     if evaluation.entitlements.isEmpty { lines.append("no entitlement") }
     for entitlement in evaluation.entitlements {
       lines.append("")
       lines.append("entitlement \(entitlement.id)")
+      lines.append("  products: \(productNames(of: entitlement))")
       let status = entitlement.status(at: at)
       lines.append("  status: \(Self.describe(status))")
       lines.append("  periods:")
@@ -97,9 +105,13 @@ public struct Explanation: Sendable {
         var notes = [period.start.rawValue]
         if period.beganWithTrial { notes.append("free trial") }
         if period.beganWithIntroOffer { notes.append("intro offer") }
+        let count = period.transactionIDs.count
+        let span =
+          period.interval.end.isDistantFuture
+          ? "owned since \(period.interval.start)" : Self.text(period.interval)
         lines.append(
-          "    \(Self.text(period.interval))  (\(notes.joined(separator: ", ")); "
-            + "\(period.transactionIDs.count) entries)")
+          "    \(span)  (\(notes.joined(separator: ", ")); "
+            + (count == 1 ? "1 entry)" : "\(count) entries)"))
       }
       if entitlement.periods.isEmpty { lines.append("    none") }
       if !entitlement.lapses.isEmpty {
@@ -108,12 +120,14 @@ public struct Explanation: Sendable {
           lines.append("    \(Self.text(lapse.interval))  cause: \(lapse.cause.rawValue)")
         }
       }
-      if let windows = entitlement.windows.last {
+      if let windows = entitlement.windowsAfterLastPeriod {
         lines.append("  windows around the last expiry \(windows.expiresAt):")
         lines.append("    billing check     \(Self.text(windows.billingCheck))")
         lines.append("    renewal attempts  \(Self.text(windows.renewalAttempts))")
-        lines.append("    billing retry     \(Self.text(windows.billingRetry))")
-        if let grace = windows.gracePeriod {
+        if entitlement.billingRetryCanHappen {
+          lines.append("    billing retry     \(Self.text(windows.billingRetry))")
+        }
+        if let grace = entitlement.gracePeriod {
           lines.append("    grace period      \(Self.text(grace))")
         }
       }
@@ -158,11 +172,43 @@ public struct Explanation: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// The catalog's products of an entitlement, with their kind and duration; without a
+  /// catalog, the products its entries name.
+  func productNames(of entitlement: EntitlementEvaluation) -> String {
+    let listed = catalog.products.values.filter { $0.entitlement == entitlement.id }
+      .sorted { $0.id < $1.id }
+    if !listed.isEmpty {
+      return listed.map { product in
+        "\(product.id) (\(Self.describe(product.type))"
+          + (product.duration.map { ", \(Self.describe($0))" } ?? "") + ")"
+      }.joined(separator: ", ")
+    }
+    var seen = Set<ProductID>()
+    let named = entitlement.coverage.map(\.entry.productID).filter { seen.insert($0).inserted }
+    guard !named.isEmpty else { return "none" }
+    return named.map(\.rawValue).sorted().joined(separator: ", ")
+      + (catalog.isEmpty ? " (no catalog)" : " (not in the catalog)")
+  }
+
+  static func describe(_ kind: ProductKind) -> String {
+    switch kind {
+    case .autoRenewable: "auto-renewable"
+    case .nonRenewing: "non-renewing"
+    case .nonConsumable: "non-consumable"
+    case .consumable: "consumable"
+    }
+  }
+
+  static func describe(_ period: CalendarPeriod) -> String {
+    "\(period.count) \(period.unit.rawValue)" + (period.count == 1 ? "" : "s")
+  }
+
   static func describe(_ status: EntitlementStatus) -> String {
     switch status {
+    case .active(let active) where active.expiresAt.isDistantFuture:
+      return "owned since \(active.periodStart) (\(active.productID))"
     case .active(let active):
-      let ends = active.expiresAt.isDistantFuture ? "never expires" : "expires \(active.expiresAt)"
-      var text = "active (\(active.productID), \(ends)"
+      var text = "active (\(active.productID), expires \(active.expiresAt)"
       if let willRenew = active.willRenew {
         text += willRenew ? ", will renew" : ", will not renew"
       }

@@ -41,12 +41,7 @@ extension Scenario {
   ///   - file: Its name, for errors and reports.
   /// - Throws: ``ScenarioError`` naming the file, the key path and the problem.
   public init(json: [UInt8], file: String) throws(ScenarioError) {
-    let value: JSONValue
-    do {
-      value = try JSONValue(parsing: json)
-    } catch {
-      throw ScenarioError(file: file, path: "", message: "not JSON: \(error)")
-    }
+    let value = try Self.strictJSON(json, file: file)
     let top = try StrictObject(value, path: "", file: file, allowed: Self.topKeys)
     self.file = file
     name = try top.requiredString("name")
@@ -55,8 +50,9 @@ extension Scenario {
     catalog = try Self.catalog(top)
     releases = try Self.releases(top)
     guard let expect = try top.array("expect") else { throw top.fail("expect", "required") }
+    let releaseIDs = Set(releases.map(\.id))
     checks = try expect.map { value, path throws(ScenarioError) in
-      try Self.check(value, path: path, file: file)
+      try Self.check(value, path: path, file: file, releases: releaseIDs)
     }
 
     var record = SubscriberRecord()
@@ -104,6 +100,34 @@ extension Scenario {
     self.record = record
     // The documents' environment applies unless the author sets one (SPEC §10).
     environment = try top.environment("environment") ?? record.environment ?? .production
+    // Last, so that a more precise problem elsewhere in the file is reported first.
+    if checks.isEmpty {
+      throw top.fail("expect", "checks nothing: add at least one check (SCENARIOS.md, \"Checks\")")
+    }
+  }
+
+  /// The file as JSON, read strictly: a leading UTF-8 byte order mark is skipped, a repeated
+  /// key is an error naming its path, and a syntax error gives its line and column.
+  static func strictJSON(_ json: [UInt8], file: String) throws(ScenarioError) -> JSONValue {
+    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let bytes = json.starts(with: byteOrderMark) ? Array(json.dropFirst(3)) : json
+    var repeated: [JSONRepeatedKey] = []
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: bytes, repeatedKeys: &repeated)
+    } catch {
+      let (line, column) = error.position(in: bytes)
+      throw ScenarioError(
+        file: file, path: "",
+        message: "not JSON: line \(line), column \(column): \(error.message)")
+    }
+    if let first = repeated.first {
+      let (line, column) = JSONSyntaxError(offset: first.offset, message: "").position(in: bytes)
+      throw ScenarioError(
+        file: file, path: first.path,
+        message: "repeated key (again at line \(line), column \(column)): write each key once")
+    }
+    return value
   }
 
   /// What the scenario's author wrote: newer than any pasted document, so it wins.
@@ -252,9 +276,9 @@ extension Scenario {
     }
   }
 
-  private static func check(_ value: JSONValue, path: String, file: String) throws(ScenarioError)
-    -> ScenarioCheck
-  {
+  private static func check(
+    _ value: JSONValue, path: String, file: String, releases: Set<ReleaseID>
+  ) throws(ScenarioError) -> ScenarioCheck {
     let object = try StrictObject(value, path: path, file: file, allowed: checkKeys)
     var check = ScenarioCheck()
     check.entitlement = try object.string("entitlement").map(EntitlementID.init(rawValue:))
@@ -282,6 +306,15 @@ extension Scenario {
         throw ScenarioError(
           file: file, path: path, message: "expected a release id, found \(value.kindDescription)")
       }
+      guard releases.contains(ReleaseID(id)) else {
+        let known = releases.map { $0.rawValue }.sorted()
+        throw ScenarioError(
+          file: file, path: path,
+          message: "\"\(id)\" is not the id of a release"
+            + (known.isEmpty
+              ? " (the scenario has no releases)"
+              : " (releases: \(known.joined(separator: ", ")))"))
+      }
       return ReleaseID(id)
     }
     check.diagnostics = try object.int("diagnostics")
@@ -293,6 +326,15 @@ extension Scenario {
     ]
     if check.at == nil, let (key, _) = needsAt.first(where: \.1) {
       throw object.fail(key, "needs \"at\": the instant it is checked at")
+    }
+    let compared =
+      needsAt.contains(where: \.1) || check.periods != nil || check.lapses != nil
+      || check.readable != nil || check.diagnostics != nil
+    guard compared else {
+      throw ScenarioError(
+        file: file, path: path,
+        message: "checks nothing: give at least one of \"periods\", \"lapses\", \"state\", "
+          + "\"entitled\", \"readable\", \"diagnostics\" (SCENARIOS.md, \"Checks\")")
     }
     return check
   }

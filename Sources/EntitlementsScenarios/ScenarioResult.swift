@@ -1,3 +1,5 @@
+import Entitlements
+
 /// The outcome of one scenario: every check key that differs, with expected and actual.
 ///
 /// ```swift
@@ -43,6 +45,13 @@ public struct ScenarioResult: Hashable, Sendable {
   public var checkCount: Int
   /// What differs; empty when the scenario passed.
   public var failures: [Failure]
+  /// Every key of every check, compared: passing ones too, for reports that show expected and
+  /// actual side by side (``HTMLReport``). `failures` are the ones that differ.
+  public var comparisons: [Comparison] = []
+  /// The problems the engine found in the scenario's input, sorted: reading problems of the
+  /// pasted documents and the evaluation's own (a product missing from the catalog). Shown
+  /// under a failure, since they are often its cause.
+  public var diagnostics: [Diagnostic]
 
   /// Creates a result.
   ///
@@ -51,11 +60,16 @@ public struct ScenarioResult: Hashable, Sendable {
   ///   - name: The scenario's name.
   ///   - checkCount: The checks compared.
   ///   - failures: What differs.
-  public init(file: String, name: String, checkCount: Int, failures: [Failure]) {
+  ///   - diagnostics: The problems found in the input.
+  public init(
+    file: String, name: String, checkCount: Int, failures: [Failure],
+    diagnostics: [Diagnostic] = []
+  ) {
     self.file = file
     self.name = name
     self.checkCount = checkCount
     self.failures = failures
+    self.diagnostics = diagnostics
   }
 
   /// Whether every check matched.

@@ -13,21 +13,26 @@ public enum ScenarioRunner {
   /// - Returns: Its result.
   public static func run(_ scenario: Scenario) -> ScenarioResult {
     let evaluation = scenario.evaluate()
-    var failures: [ScenarioResult.Failure] = []
+    var comparisons: [ScenarioResult.Comparison] = []
     for (index, check) in scenario.checks.enumerated() {
-      failures += compare(check, index: index, evaluation: evaluation, scenario: scenario)
+      comparisons += compare(check, index: index, evaluation: evaluation, scenario: scenario)
     }
-    return ScenarioResult(
+    var result = ScenarioResult(
       file: scenario.file, name: scenario.name, checkCount: scenario.checks.count,
-      failures: failures)
+      failures: comparisons.filter { !$0.passed }.map {
+        .init(check: $0.check, key: $0.key, expected: $0.expected, actual: $0.actual)
+      },
+      diagnostics: (scenario.readingDiagnostics + evaluation.diagnostics).sorted())
+    result.comparisons = comparisons
+    return result
   }
 
   static func compare(
     _ check: ScenarioCheck, index: Int, evaluation: Evaluation, scenario: Scenario
-  ) -> [ScenarioResult.Failure] {
-    var failures: [ScenarioResult.Failure] = []
+  ) -> [ScenarioResult.Comparison] {
+    var failures: [ScenarioResult.Comparison] = []
     func expect(_ key: String, _ expected: String?, _ actual: String) {
-      guard let expected, expected != actual else { return }
+      guard let expected else { return }
       failures.append(.init(check: index, key: key, expected: expected, actual: actual))
     }
     if let diagnostics = check.diagnostics {

@@ -11,28 +11,45 @@ struct CommandLineArgumentsTests {
   }
 
   static let good: [Good] = [
-    .init(arguments: ["check"], command: .check(paths: [])),
+    .init(arguments: ["check"], command: .check(paths: [], html: nil)),
     .init(
       arguments: ["check", "a.json", "Scenarios/"],
-      command: .check(paths: ["a.json", "Scenarios/"])),
+      command: .check(paths: ["a.json", "Scenarios/"], html: nil)),
     .init(
-      arguments: ["check", "--", "--odd-name.json"], command: .check(paths: ["--odd-name.json"])),
+      arguments: ["check", "--", "--odd-name.json"],
+      command: .check(paths: ["--odd-name.json"], html: nil)),
     .init(
       arguments: ["explain", "r.json"],
-      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false)),
+      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false, html: nil)),
     .init(
       arguments: ["explain", "--json", "r.json", "--at", "2017-05-10"],
       command: .explain(
         files: ["r.json"], catalog: nil, at: Instant(millisecondsSince1970: 1_494_374_400_000),
-        json: true)),
+        json: true, html: nil)),
     .init(
       arguments: ["explain", "a.json", "b.jws", "--catalog", "products.json"],
       command: .explain(
-        files: ["a.json", "b.jws"], catalog: "products.json", at: nil, json: false)),
+        files: ["a.json", "b.jws"], catalog: "products.json", at: nil, json: false, html: nil)),
     .init(
       arguments: ["timeline", "s.json", "--svg", "out.svg", "--at", "1494374400000"],
       command: .timeline(
-        file: "s.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), svg: "out.svg")),
+        file: "s.json", at: Instant(millisecondsSince1970: 1_494_374_400_000), svg: "out.svg",
+        from: nil, to: nil)),
+    .init(
+      arguments: ["check", "--html", "report.html", "Scenarios"],
+      command: .check(paths: ["Scenarios"], html: "report.html")),
+    .init(
+      arguments: ["explain", "r.json", "--html", "r.html"],
+      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false, html: "r.html")),
+    .init(
+      arguments: [
+        "timeline", "s.json", "--svg", "o.svg", "--from", "2017-02-01", "--to", "2017-08-01",
+      ],
+      command: .timeline(
+        file: "s.json", at: nil, svg: "o.svg",
+        from: Instant(millisecondsSince1970: 1_485_907_200_000),
+        to: Instant(millisecondsSince1970: 1_501_545_600_000))),
+    .init(arguments: ["--version"], command: .version),
     .init(
       arguments: ["evaluate"], command: .evaluate(input: nil, catalog: nil, at: nil, jobs: nil)),
     .init(
@@ -89,6 +106,13 @@ struct CommandLineArgumentsTests {
     .init(arguments: ["evaluate", "--json"], message: "unknown option '--json' for evaluate"),
     .init(
       arguments: ["explain", "-", "--jobs", "2"], message: "unknown option '--jobs' for explain"),
+    .init(arguments: ["check", "--html"], message: "--html needs a file name"),
+    .init(
+      arguments: ["timeline", "a", "--html", "x"], message: "unknown option '--html' for timeline"),
+    .init(
+      arguments: ["timeline", "a", "--svg", "o", "--from", "2017-03-01", "--to", "2017-02-01"],
+      message: "--from must be before --to"),
+    .init(arguments: ["timeline", "a", "--svg", "o", "--to"], message: "--to needs an instant"),
   ]
 
   @Test(arguments: bad)

@@ -82,10 +82,148 @@ struct EntitlementsToolTests {
     #expect(run.status == 0, "\(run.errors)")
     let svg = try String(contentsOfFile: output, encoding: .utf8)
     #expect(svg.hasPrefix("<svg"))
-    #expect(svg.contains("lapse: unknown"))
-    // Releases Feb–Jul: May is drawn as not readable (a cross), the others filled.
-    #expect(svg.components(separatedBy: "fill=\"#3a9d5d\"/>").count - 1 >= 3)
+    #expect(svg.contains(">lapse 58 days · cause unknown</text>"))
+    #expect(svg.contains(">Expired since Apr 20 (cause unknown)</text>"))
+    // Releases Feb–Jul at May 10: Feb, Mar, Apr readable, May missed, Jun and Jul to come.
+    #expect(svg.components(separatedBy: ": readable, ").count - 1 == 3)
+    #expect(svg.components(separatedBy: ": missed, ").count - 1 == 1)
+    #expect(svg.components(separatedBy: ": not yet released at ").count - 1 == 2)
     #expect(svg.contains(">2017-05</text>"))
+  }
+
+  struct TimelineRangeCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var options: [String]
+    /// Axis labels that must be there, and ones that must not.
+    var shows: [String]
+    var hides: [String]
+    var testDescription: String { name }
+  }
+
+  static let timelineRanges: [TimelineRangeCase] = [
+    .init(
+      name: "without --at, the history's own range", options: [],
+      shows: [">Feb</text>", ">Jul</text>", "→</text>"], hides: [">2020</text>", ">2026</text>"]),
+    .init(
+      name: "--at after the history stretches the range", options: ["--at", "2019-06-01"],
+      shows: [">2018</text>", ">2019</text>"], hides: ["→</text>"]),
+    .init(
+      name: "--from and --to choose it", options: ["--from", "2017-03-01", "--to", "2017-05-01"],
+      shows: [">Mar 6</text>", ">Apr 17</text>", ">Feb 20</text>"],
+      hides: [">Feb</text>", ">Jun</text>", ">Jun 17</text>", ">Jul 17</text>", ">2017-02</text>"]),
+  ]
+
+  @Test(arguments: timelineRanges)
+  func timelineRange(_ test: TimelineRangeCase) throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).svg").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run(
+      ["timeline", Self.table51, "--svg", output] + test.options, now: Self.may10 + .days(3000))
+    #expect(run.status == 0, "\(run.errors)")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    for text in test.shows { #expect(svg.contains(text), "\(text)") }
+    for text in test.hides { #expect(!svg.contains(text), "\(text)") }
+  }
+
+  @Test(arguments: [
+    (["check", path("Scenarios")], "data-outcome=\"passed\"", 0),
+    (["explain", table51, "--at", "2017-05-10"], "data-outcome=\"explained\"", 0),
+  ])
+  func htmlReportsAreWritten(arguments: [String], outcome: String, status: Int32) throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).html").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run(arguments + ["--html", output])
+    #expect(run.status == status, "\(run.errors)")
+    #expect(run.errors == "wrote \(output)\n")
+    let page = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+    #expect(page.contains(outcome))
+    #expect(page.contains("<figure class=\"timeline\"><svg"))
+    #expect(page.contains("entitlements \(EntitlementsTool.version)"))
+  }
+
+  @Test func versionIsPrinted() {
+    let run = EntitlementsTool.run(["--version"])
+    #expect(run.status == 0)
+    #expect(run.output == "entitlements \(EntitlementsTool.version)\n")
+    #expect(EntitlementsTool.version.split(separator: ".").count == 3)
+  }
+
+  struct ExplainCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var file: String
+    var at: String
+    var includes: [String]
+    var excludes: [String] = []
+    var testDescription: String { name }
+  }
+
+  static let explainCases: [ExplainCase] = [
+    .init(
+      name: "sandbox is named", file: "sandbox-six-renewals-then-stop.json",
+      at: "2020-07-16T15:00:00Z",
+      includes: ["(Sandbox)\n", "products: com.example.monthly"], excludes: ["(Production)"]),
+    .init(
+      name: "products are named with kind and duration",
+      file: "guide-table-5-1-magazine-voluntary-lapse.json", at: "2017-05-10",
+      includes: [
+        "(Production)\n", "products: com.example.magazine.monthly (auto-renewable, 1 month)",
+      ]),
+    .init(
+      name: "no billing retry after a voluntary expiry",
+      file: "guide-table-5-1-magazine-voluntary-lapse.json", at: "2017-08-01",
+      includes: ["expired (voluntary", "renewal attempts"], excludes: ["billing retry"]),
+    .init(
+      name: "billing retry where the App Store retries",
+      file: "grace-period-then-billing-retry.json", at: "2017-05-10",
+      includes: ["billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z", "grace period"]),
+    .init(
+      name: "a lifetime purchase is owned",
+      file: "lifetime-and-subscription-unlock-one-entitlement.json", at: "2018-01-01",
+      includes: [
+        "status: owned since 2017-03-01T00:00:00Z (com.example.lifetime)",
+        "owned since 2017-03-01T00:00:00Z  (restart; 1 entry)",
+        "com.example.lifetime (non-consumable)",
+      ],
+      excludes: ["never", "will not renew", "windows around"]),
+  ]
+
+  @Test(arguments: explainCases)
+  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) {
+    let run = EntitlementsTool.run(["explain", path("Scenarios/\(test.file)"), "--at", test.at])
+    #expect(run.status == 0, "\(run.errors)")
+    for text in test.includes { #expect(run.output.contains(text), "\(text)\n\(run.output)") }
+    for text in test.excludes { #expect(!run.output.contains(text), "\(text)\n\(run.output)") }
+  }
+
+  @Test func aFailureShowsTheDiagnosticsThatExplainIt() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("scenarios-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let misspelt = #"""
+      {"name": "a misspelt product id",
+       "products": [{"id": "com.example.monthly", "type": "autoRenewable", "duration": "P1M"}],
+       "transactions": [{"product_id": "com.example.monthyl", "transaction_id": "1",
+         "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "expect": [{"at": "2017-01-15", "state": "active"}, {"diagnostics": 0}]}
+      """#
+    try misspelt.write(
+      to: folder.appendingPathComponent("misspelt.json"), atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run(["check", folder.path])
+    #expect(run.status == 1)
+    let lines = run.output.split(separator: "\n").map(String.init)
+    let failure = try #require(lines.firstIndex { $0.contains("expect[1].diagnostics") })
+    #expect(lines[failure + 1] == "        the input has 1 problem:")
+    #expect(lines[failure + 2].hasPrefix("          transaction 1: product_id: "))
+    #expect(lines[failure + 2].contains("com.example.monthyl"))
+    // A passing scenario with diagnostics prints none.
+    let passing = EntitlementsTool.run([
+      "check", path("Scenarios/pasted-verifyreceipt-response.json"),
+    ])
+    #expect(!passing.output.contains("problem"))
   }
 
   @Test func unreadableInputExitsWithTwo() {

@@ -64,7 +64,37 @@ struct ScenarioReadingTests {
       error: "f.json: name: expected a string, found a number"),
     .init(
       name: "not JSON", json: #"{"name": "x",}"#,
-      error: "f.json: not JSON: at byte 13: expected a member name in quotes"),
+      error: "f.json: not JSON: line 1, column 14: expected a member name in quotes"),
+    .init(
+      name: "not JSON on a later line", json: "{\"name\": \"x\",\n  \"é\": [}",
+      error: "f.json: not JSON: line 2, column 9: expected a value"),
+    .init(
+      name: "repeated key at the top", json: #"{"name": "x", "name": "y", "expect": []}"#,
+      error: "f.json: name: repeated key (again at line 1, column 15)"),
+    .init(
+      name: "repeated key in a check",
+      json:
+        "{\"name\": \"x\", \"expect\": [\n  {\"at\": \"2017-01-01\", \"state\": \"active\",\n   \"at\": \"2017-02-01\"}]}",
+      error: "f.json: expect[0].at: repeated key (again at line 3, column 4)"),
+    .init(
+      name: "expect checks nothing", json: #"{"name": "x", "expect": []}"#,
+      error: "f.json: expect: checks nothing"),
+    .init(
+      name: "a check that compares nothing",
+      json: #"{"name": "x", "expect": [{"diagnostics": 0}, {"at": "2017-01-01"}]}"#,
+      error: #"f.json: expect[1]: checks nothing: give at least one of "periods""#),
+    .init(
+      name: "readable names no release",
+      json:
+        #"{"name": "x", "releases": [{"id": "2017-02", "date": "2017-02-01"}, {"id": "2017-03", "date": "2017-03-01"}], "expect": [{"readable": ["2017-02", "2017-13"]}]}"#,
+      error:
+        #"f.json: expect[0].readable[1]: "2017-13" is not the id of a release (releases: 2017-02, 2017-03)"#
+    ),
+    .init(
+      name: "readable without releases", json: #"{"name": "x", "expect": [{"readable": ["a"]}]}"#,
+      error:
+        #"f.json: expect[0].readable[0]: "a" is not the id of a release (the scenario has no releases)"#
+    ),
     .init(
       name: "product listed twice",
       json:
@@ -110,6 +140,13 @@ struct ScenarioReadingTests {
     } throws: { error in
       "\(error)".contains("receipt: verifyReceipt status 21007")
     }
+  }
+
+  @Test func aByteOrderMarkIsAccepted() throws {
+    let json = #"{"name": "with a BOM", "expect": [{"diagnostics": 0}]}"#
+    let scenario = try Scenario(json: [0xEF, 0xBB, 0xBF] + Array(json.utf8), file: "f.json")
+    #expect(scenario.name == "with a BOM")
+    #expect(ScenarioRunner.run(scenario).passed)
   }
 
   @Test func pastedAppleDocumentsAreReadTolerantly() throws {

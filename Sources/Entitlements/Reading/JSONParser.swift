@@ -25,14 +25,66 @@ extension JSONValue {
     }
     self = value
   }
+
+  /// Reads a JSON document like ``init(parsing:)`` and also reports every member name that
+  /// appears twice in one object, for documents written by people (scenario files), where a
+  /// repeated key is a mistake. The value keeps the last member, as ``init(parsing:)`` does;
+  /// Apple's documents are read with ``init(parsing:)``, which does not look.
+  ///
+  /// ```swift
+  /// var repeated: [JSONRepeatedKey] = []
+  /// _ = try JSONValue(parsing: Array(#"{"a": [{"b": 1, "b": 2}]}"#.utf8), repeatedKeys: &repeated)
+  /// repeated.map(\.path)  // ["a[0].b"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The document.
+  ///   - repeatedKeys: Receives the repeated names, in document order.
+  /// - Throws: ``JSONSyntaxError`` with the byte offset.
+  /// - Complexity: O(n), plus the length of the path at each repeated name.
+  package init(parsing bytes: [UInt8], repeatedKeys: inout [JSONRepeatedKey])
+    throws(JSONSyntaxError)
+  {
+    var parser = JSONParser(bytes: bytes)
+    parser.path = []
+    parser.skipWhitespace()
+    let value = try parser.value(depth: 0)
+    parser.skipWhitespace()
+    guard parser.index == bytes.count else {
+      throw JSONSyntaxError(offset: parser.index, message: "unexpected data after the document")
+    }
+    repeatedKeys += parser.repeatedKeys
+    self = value
+  }
 }
 
 private struct JSONParser {
   let bytes: [UInt8]
   var index = 0
+  /// The members and elements being read, when repeated keys are reported; `nil` otherwise,
+  /// so that Apple's documents pay nothing for it.
+  var path: [PathComponent]?
+  var repeatedKeys: [JSONRepeatedKey] = []
+
+  enum PathComponent {
+    case member(String)
+    case element(Int)
+  }
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
+  }
+
+  /// "expect[4].at": the path of the member `key` of the object being read.
+  func pathText(appending key: String) -> String {
+    var text = ""
+    for component in path ?? [] {
+      switch component {
+      case .member(let name): text += text.isEmpty ? name : ".\(name)"
+      case .element(let position): text += "[\(position)]"
+      }
+    }
+    return text.isEmpty ? key : "\(text).\(key)"
   }
 
   func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -91,6 +143,7 @@ private struct JSONParser {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw fail("expected a member name in quotes")
       }
+      let keyOffset = index
       let key = try string()
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -98,7 +151,16 @@ private struct JSONParser {
       }
       index += 1
       skipWhitespace()
-      members[key] = try value(depth: depth + 1)
+      if path != nil {
+        if members[key] != nil {
+          repeatedKeys.append(JSONRepeatedKey(path: pathText(appending: key), offset: keyOffset))
+        }
+        path?.append(.member(key))
+        members[key] = try value(depth: depth + 1)
+        path?.removeLast()
+      } else {
+        members[key] = try value(depth: depth + 1)
+      }
       skipWhitespace()
       guard index < bytes.count else { throw fail("expected ',' or '}', found the end") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -121,7 +183,13 @@ private struct JSONParser {
     }
     while true {
       skipWhitespace()
-      elements.append(try value(depth: depth + 1))
+      if path != nil {
+        path?.append(.element(elements.count))
+        elements.append(try value(depth: depth + 1))
+        path?.removeLast()
+      } else {
+        elements.append(try value(depth: depth + 1))
+      }
       skipWhitespace()
       guard index < bytes.count else { throw fail("expected ',' or ']', found the end") }
       if bytes[index] == UInt8(ascii: ",") {

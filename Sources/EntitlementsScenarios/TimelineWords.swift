@@ -1,0 +1,81 @@
+import Entitlements
+
+/// What the timeline writes in words: the status beside the marker, lapse causes, the fate of
+/// a release. Short forms follow the long ones, for labels that must fit.
+///
+/// ```swift
+/// TimelineWords.status(.expired(expiredAt: apr20, reason: .voluntary), date: { $0.day })
+/// // ["Expired since Apr 20 (customer cancelled)", "Expired since Apr 20", "Expired"]
+/// ```
+enum TimelineWords {
+  /// The status at the instant, longest first.
+  ///
+  /// - Parameters:
+  ///   - status: The status.
+  ///   - date: How to write a date at the picture's scale.
+  /// - Returns: The texts, longest first.
+  static func status(_ status: EntitlementStatus, date: (Instant) -> String) -> [String] {
+    switch status {
+    case .active(let active) where active.expiresAt.isDistantFuture:
+      return ["Owned since \(date(active.periodStart)) (lifetime)", "Owned (lifetime)", "Owned"]
+    case .active(let active):
+      let until = date(active.expiresAt)
+      switch active.willRenew {
+      case true?: return ["Active, renews \(until)", "Active until \(until)", "Active"]
+      case false?:
+        return ["Active until \(until), will not renew", "Active until \(until)", "Active"]
+      case nil: return ["Active until \(until)", "Active"]
+      }
+    case .gracePeriod(_, let graceEnd, _):
+      return [
+        "Grace period until \(date(graceEnd)): access continues",
+        "Grace period until \(date(graceEnd))", "Grace period",
+      ]
+    case .billingRetry(_, let retryEnd):
+      return [
+        "Billing retry until \(date(retryEnd)): no access", "Billing retry until \(date(retryEnd))",
+        "Billing retry",
+      ]
+    case .expired(let expiredAt, let reason):
+      guard let expiredAt else { return ["Expired (\(words(reason)))", "Expired"] }
+      return [
+        "Expired since \(date(expiredAt)) (\(words(reason)))", "Expired since \(date(expiredAt))",
+        "Expired",
+      ]
+    case .revoked(_, let revokedAt):
+      return ["Revoked: refunded \(date(revokedAt)), no access", "Revoked", "Revoked"]
+    case .notSubscribed:
+      return ["Not subscribed", "Not subscribed"]
+    }
+  }
+
+  static func words(_ reason: ExpiryReason) -> String {
+    switch reason {
+    case .voluntary: "customer cancelled"
+    case .billingError: "billing error"
+    case .billingRetryExhausted: "billing retry ran out"
+    case .priceIncrease: "price increase declined"
+    case .productUnavailable: "product unavailable"
+    case .refund: "refunded"
+    case .unknown: "cause unknown"
+    }
+  }
+
+  static func words(_ cause: LapseCause) -> String {
+    switch cause {
+    case .refund: "refund"
+    case .billingError: "billing error"
+    case .voluntary: "customer cancelled"
+    case .priceIncrease: "price increase declined"
+    case .productUnavailable: "product unavailable"
+    case .unknown: "cause unknown"
+    }
+  }
+
+  /// "transactions 1, 2, 3 and 44 more".
+  static func transactions(_ ids: [TransactionID]) -> String {
+    let shown = ids.prefix(5).map(\.rawValue).joined(separator: ", ")
+    let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
+    return (ids.count == 1 ? "transaction " : "transactions ") + shown + more
+  }
+}
