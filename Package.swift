@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Entitlements", targets: ["Entitlements"]),
     .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
     .library(name: "EntitlementsTesting", targets: ["EntitlementsTesting"]),
+    .library(name: "EntitlementsVerification", targets: ["EntitlementsVerification"]),
     .executable(name: "entitlements", targets: ["entitlements"]),
   ],
   targets: [
@@ -17,13 +18,19 @@ let package = Package(
       name: "EntitlementsScenarios", dependencies: ["Entitlements"], swiftSettings: strict),
     .target(
       name: "EntitlementsTesting", dependencies: ["Entitlements"], swiftSettings: strict),
+    // Verification of Apple's signed data (SPEC §11), pure Swift: the rules engine stays free
+    // of cryptography. Entitlements only for the protocol it conforms to and StoreEnvironment.
+    .target(
+      name: "EntitlementsVerification", dependencies: ["Entitlements"],
+      exclude: ["README-section.md"], swiftSettings: strict),
     .target(
       name: "EntitlementsCLI", dependencies: ["Entitlements", "EntitlementsScenarios"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),
     .executableTarget(
-      name: "entitlements-bench", dependencies: ["Entitlements", "EntitlementsTesting"],
+      name: "entitlements-bench",
+      dependencies: ["Entitlements", "EntitlementsTesting", "EntitlementsVerification"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
