@@ -46,6 +46,11 @@ let package = Package(
       name: "EntitlementsPropertyTests", dependencies: ["Entitlements", "EntitlementsTesting"],
       swiftSettings: strict),
     .testTarget(
+      name: "EntitlementsVerificationTests",
+      dependencies: ["EntitlementsVerification", "Entitlements"],
+      exclude: ["Generated"],
+      swiftSettings: strict),
+    .testTarget(
       name: "EntitlementsCLITests", dependencies: ["EntitlementsCLI", "EntitlementsScenarios"],
       swiftSettings: strict),
   ],
