@@ -49,6 +49,9 @@ public enum SignatureVerificationError: Error, Hashable, Sendable, CustomStringC
   case appAppleIdMismatch(expected: Int64, found: Int64?)
   /// The payload's environment is not the expected one (step 6).
   case environmentMismatch(expected: StoreEnvironment, found: String?)
+  /// A JWS nested in a notification failed (``SignedDataVerifier/verifyNotification(_:)``):
+  /// its JSON path (`data.signedTransactionInfo`) and why.
+  indirect case nested(jsonPath: String, SignatureVerificationError)
 
   /// The failed step's name: the case's name.
   public var step: String {
@@ -67,12 +70,14 @@ public enum SignatureVerificationError: Error, Hashable, Sendable, CustomStringC
     case .bundleMismatch: "bundleMismatch"
     case .appAppleIdMismatch: "appAppleIdMismatch"
     case .environmentMismatch: "environmentMismatch"
+    case .nested(_, let error): error.step
     }
   }
 
   /// The step and what was found.
   public var description: String {
-    "\(step): \(detail)"
+    if case .nested(let path, let error) = self { return "\(path): \(error)" }
+    return "\(step): \(detail)"
   }
 
   private var detail: String {
@@ -107,6 +112,8 @@ public enum SignatureVerificationError: Error, Hashable, Sendable, CustomStringC
       return "appAppleId is \(found.map(String.init) ?? "absent"), expected \(expected)"
     case .environmentMismatch(let expected, let found):
       return "environment is \(quoted(found)), expected \(quoted(expected.rawValue))"
+    case .nested(_, let error):
+      return error.detail
     }
   }
 

@@ -1,0 +1,62 @@
+/// Verified chains, so that each further payload under the same certificates costs one P-256
+/// verification and no chain work (issue 25).
+///
+/// Two indexes: by the JWS header's bytes, the fast path (Apple's header is the same for every
+/// payload under one leaf, so a hit needs no base64 or JSON work and keeps the SHA-256 state
+/// after the header's whole blocks); and by the `x5c` certificates' bytes, so that another
+/// header over the same certificates reuses the chain. Only chains that passed are kept, and
+/// never a verdict about time: validity is checked per payload.
+///
+/// A leaf's fixed-base table (151 KB) is built on the chain's second use: a chain used once
+/// does not pay for it. The cache holds at most ``capacity`` chains and headers; when full it
+/// is emptied (Apple rotates leaves every few months: a cache that fills means unrelated
+/// chains, not a working set).
+final class ChainCache: Sendable {
+  /// A header's entry: its chain, the SHA-256 state after its whole blocks, and use counts.
+  struct HeaderEntry: Sendable {
+    var chain: VerifiedChain
+    var midstate: SHA256
+    var table: LeafKeyTable?
+    var uses = 0
+  }
+
+  struct State: Sendable {
+    var headers: [[UInt8]: HeaderEntry] = [:]
+    var chains: [[UInt8]: VerifiedChain] = [:]
+  }
+
+  static let capacity = 64
+  private let state = Locked(State())
+
+  /// The entry of a header, counting this use; and whether the leaf's table should now be
+  /// built.
+  func lookUp(header: [UInt8]) -> (entry: HeaderEntry, buildTable: Bool)? {
+    state.withLock { state in
+      guard var entry = state.headers[header] else { return nil }
+      entry.uses += 1
+      state.headers[header] = entry
+      return (entry, entry.table == nil && entry.uses == 2)
+    }
+  }
+
+  /// The chain of some certificates, verified before.
+  func chain(certificates key: [UInt8]) -> VerifiedChain? {
+    state.withLock { $0.chains[key] }
+  }
+
+  /// Keeps a verified chain and the header it came in.
+  func insert(header: [UInt8], entry: HeaderEntry, certificates key: [UInt8]) {
+    state.withLock { state in
+      if state.headers.count >= Self.capacity || state.chains.count >= Self.capacity {
+        state = State()
+      }
+      state.headers[header] = entry
+      state.chains[key] = entry.chain
+    }
+  }
+
+  /// Keeps a leaf's table for a header.
+  func insert(table: LeafKeyTable, header: [UInt8]) {
+    state.withLock { $0.headers[header]?.table = table }
+  }
+}

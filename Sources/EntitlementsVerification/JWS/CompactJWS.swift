@@ -1,0 +1,32 @@
+/// The three parts of a compact JWS, `header.payload.signature` (RFC 7515 §7.1), as ranges of
+/// its bytes: the signing input `header.payload` is the prefix before the second dot.
+struct CompactJWS {
+  var header: Range<Int>
+  var payload: Range<Int>
+  var signature: Range<Int>
+
+  /// The signing input: `header.payload`.
+  var signingInput: Range<Int> { header.lowerBound..<payload.upperBound }
+
+  /// The parts of `bytes`, which must hold exactly two dots and a non-empty header, payload and
+  /// signature.
+  init(_ bytes: UnsafeBufferPointer<UInt8>) throws(SignatureVerificationError) {
+    var dots: [Int] = []
+    for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ".") {
+      dots.append(index)
+      if dots.count > 2 { break }
+    }
+    guard dots.count == 2 else {
+      throw .malformed(
+        "not a compact JWS: \(dots.count > 2 ? "more than three" : String(dots.count + 1)) "
+          + "part\(dots.count == 0 ? "" : "s"), expected header.payload.signature")
+    }
+    header = 0..<dots[0]
+    payload = (dots[0] + 1)..<dots[1]
+    signature = (dots[1] + 1)..<bytes.count
+    for (name, range) in [("header", header), ("payload", payload), ("signature", signature)]
+    where range.isEmpty {
+      throw .malformed("the JWS \(name) is empty")
+    }
+  }
+}
