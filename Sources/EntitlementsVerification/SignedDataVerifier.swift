@@ -168,11 +168,16 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     } else {
       entry = try chain(of: header, bytes: bytes)
     }
-    // Step 5: the signature over header.payload.
+    // Step 5: the signature over header.payload. Both parts are decoded first, so that a
+    // truncated or mangled part is named as such rather than as a signature that fails.
     guard
       let signature = Base64.decode(
         UnsafeBufferPointer(rebasing: bytes[parts.signature]), alphabet: .url)
     else { throw .malformed("the JWS signature is not base64url") }
+    guard
+      let payload = Base64.decode(
+        UnsafeBufferPointer(rebasing: bytes[parts.payload]), alphabet: .url)
+    else { throw .malformed("the JWS payload is not base64url") }
     guard let (r, s) = ECDSASignature.raw(signature, byteCount: 32) else {
       throw .malformed("the JWS signature is \(signature.count) bytes, expected 64 (r ‖ s)")
     }
@@ -184,10 +189,6 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
       throw .invalidSignature
     }
     // The payload, now trusted: its claims.
-    guard
-      let payload = Base64.decode(
-        UnsafeBufferPointer(rebasing: bytes[parts.payload]), alphabet: .url)
-    else { throw .malformed("the JWS payload is not base64url") }
     let claims: PayloadClaims
     do {
       claims = try PayloadClaims(json: payload)
