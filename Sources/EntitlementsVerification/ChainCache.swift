@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Verified chains, so that each further payload under the same certificates costs one P-256
 /// verification and no chain work (issue 25).
 ///
@@ -16,13 +24,26 @@ final class ChainCache: Sendable {
   struct HeaderEntry: Sendable {
     var chain: VerifiedChain
     var midstate: SHA256
-    var table: LeafKeyTable?
+    var table: KeyTable?
     var uses = 0
   }
 
+  /// Bytes as a dictionary key, hashed in one call rather than byte by byte (a header is
+  /// about 5 KB: Array's own hashing made a quarter of a notification's verification).
+  struct Key: Hashable, Sendable {
+    var bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+  }
+
   struct State: Sendable {
-    var headers: [[UInt8]: HeaderEntry] = [:]
-    var chains: [[UInt8]: VerifiedChain] = [:]
+    var headers: [Key: HeaderEntry] = [:]
+    var chains: [Key: VerifiedChain] = [:]
+    /// The header met last and its entry: compared first, without hashing (an app's payloads
+    /// all come with the same header).
+    var last: (header: [UInt8], entry: HeaderEntry)?
   }
 
   static let capacity = 64
@@ -30,18 +51,25 @@ final class ChainCache: Sendable {
 
   /// The entry of a header, counting this use; and whether the leaf's table should now be
   /// built.
-  func lookUp(header: [UInt8]) -> (entry: HeaderEntry, buildTable: Bool)? {
+  func lookUp(header: UnsafeBufferPointer<UInt8>) -> (entry: HeaderEntry, buildTable: Bool)? {
     state.withLock { state in
-      guard var entry = state.headers[header] else { return nil }
+      if let last = state.last, Self.equal(last.header, header) {
+        state.last?.entry.uses += 1
+        let entry = last.entry
+        return (entry, entry.table == nil && entry.uses + 1 == 2)
+      }
+      let key = Key(bytes: Array(header))
+      guard var entry = state.headers[key] else { return nil }
       entry.uses += 1
-      state.headers[header] = entry
+      state.headers[key] = entry
+      state.last = (key.bytes, entry)
       return (entry, entry.table == nil && entry.uses == 2)
     }
   }
 
   /// The chain of some certificates, verified before.
   func chain(certificates key: [UInt8]) -> VerifiedChain? {
-    state.withLock { $0.chains[key] }
+    state.withLock { $0.chains[Key(bytes: key)] }
   }
 
   /// Keeps a verified chain and the header it came in.
@@ -50,13 +78,24 @@ final class ChainCache: Sendable {
       if state.headers.count >= Self.capacity || state.chains.count >= Self.capacity {
         state = State()
       }
-      state.headers[header] = entry
-      state.chains[key] = entry.chain
+      state.headers[Key(bytes: header)] = entry
+      state.chains[Key(bytes: key)] = entry.chain
     }
   }
 
   /// Keeps a leaf's table for a header.
-  func insert(table: LeafKeyTable, header: [UInt8]) {
-    state.withLock { $0.headers[header]?.table = table }
+  func insert(table: KeyTable, header: UnsafeBufferPointer<UInt8>) {
+    state.withLock { state in
+      state.headers[Key(bytes: Array(header))]?.table = table
+      if let last = state.last, Self.equal(last.header, header) { state.last?.entry.table = table }
+    }
+  }
+
+  private static func equal(_ bytes: [UInt8], _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.count == other.count else { return false }
+    return bytes.withUnsafeBytes { bytes in
+      guard let left = bytes.baseAddress, let right = other.baseAddress else { return true }
+      return memcmp(left, right, other.count) == 0
+    }
   }
 }

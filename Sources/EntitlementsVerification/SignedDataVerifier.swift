@@ -156,17 +156,17 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     -> VerifiedPayload
   {
     let parts = try CompactJWS(bytes)
-    let header = Array(UnsafeBufferPointer(rebasing: bytes[parts.header]))
+    let header = UnsafeBufferPointer(rebasing: bytes[parts.header])
     var entry: ChainCache.HeaderEntry
     if let (found, buildTable) = cache.lookUp(header: header) {
       entry = found
-      if buildTable, case .p256(let point) = entry.chain.leafKey.point {
-        let table = LeafKeyTable(point)
+      if buildTable {
+        let table = entry.chain.leafKey.makeTable()
         cache.insert(table: table, header: header)
         entry.table = table
       }
     } else {
-      entry = try chain(of: header, bytes: bytes)
+      entry = try chain(of: Array(header))
     }
     // Step 5: the signature over header.payload. Both parts are decoded first, so that a
     // truncated or mangled part is named as such rather than as a signature that fails.
@@ -212,8 +212,8 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
 
   /// Steps 1–3 for a header not seen before: decode it, check `alg`, verify the chain (or find
   /// it verified under another header), and cache it.
-  private func chain(of header: [UInt8], bytes: UnsafeBufferPointer<UInt8>)
-    throws(SignatureVerificationError) -> ChainCache.HeaderEntry
+  private func chain(of header: [UInt8]) throws(SignatureVerificationError)
+    -> ChainCache.HeaderEntry
   {
     guard let json = Base64.decode(header, alphabet: .url) else {
       throw .malformed("the JWS header is not base64url")

@@ -40,13 +40,12 @@ enum P256: WeierstrassCurve {
 
   @_transparent
   static func fieldProduct(_ a: UInt256, _ b: UInt256) -> UInt256 {
-    // −p⁻¹ mod 2⁶⁴ = 1: p's lowest limb is all ones.
-    UInt256.montgomeryProduct(a, b, modulus: fieldModulus, inverse: 1)
+    UInt256.p256Product(a, b)
   }
 
   @_transparent
   static func fieldSquare(_ a: UInt256) -> UInt256 {
-    UInt256.montgomeryProduct(a, a, modulus: fieldModulus, inverse: 1)
+    UInt256.p256Square(a)
   }
 
   @_transparent
