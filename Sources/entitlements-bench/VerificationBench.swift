@@ -14,6 +14,14 @@ enum VerificationBench {
     var sink = 0
     print("")
     print("(v) verification of Apple's signed data, pure Swift, beside OpenSSL in the same run")
+    // BENCH_VERIFY=notifications times that row alone (for profiling: `perf stat` then counts
+    // only this code).
+    if ProcessInfo.processInfo.environment["BENCH_VERIFY"] == "notifications" {
+      let (rate, count, source) = notificationRate(runs: runs, sink: &sink)
+      row("v2 notifications verified + read (\(count) JWS each)", rate, nil, 3000, "≥ 3 000/s")
+      print("    notifications: \(source)")
+      return sink
+    }
     let openSSL = openSSLRates()
     let message = Array("entitlements-bench: one message, signed once".utf8)
     var rates: [String: Double] = [:]
