@@ -47,7 +47,7 @@ struct SignatureProperties {
   @Test func theGeneratedKeysAreThere() {
     print("SignatureProperties: keys and messages of generate.py's seed \(Self.seed)")
     #expect(Self.keys.count == 50)
-    #expect(Self.keys.allSatisfy { $0.signed.count == 2 })
+    #expect(Self.keys.allSatisfy { $0.signed.count == 1 })
   }
 
   @Test(arguments: keys)

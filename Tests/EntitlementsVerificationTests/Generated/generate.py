@@ -274,6 +274,8 @@ def main():
                "notCertificateAuthority", "root", roots=["root-not-ca"])
     chain_case("root allowing no CA below it", [leaf, intermediate, variant_root(path_length=0)],
                "notCertificateAuthority", "root", roots=["root-path-0"])
+    chain_case("root (v3) without basic constraints", [leaf, intermediate, variant_root(ca=None)],
+               "notCertificateAuthority", "root", roots=["root-no-constraints"])
     chain_case("intermediate without Apple's OID", [leaf, variant_intermediate(apple_oid=None),
                                                     root], "missingAppleOID", "intermediate")
     chain_case("leaf without Apple's OID", [variant_leaf(apple_oid=None), intermediate, root],
@@ -328,6 +330,10 @@ def main():
     case("payload with a character outside base64url", f"{h}.{p[:10]}+{p[11:]}.{s}", "malformed")
     case("payload padded", f"{h}.{p}=.{s}", "malformed")
     case("header truncated", f"{h[:-5]}.{p}.{s}", "malformed")
+    case("header with a character outside base64url", f"{h[:7]}*{h[8:]}.{p}.{s}", "malformed")
+    case("header empty", f".{p}.{s}", "malformed")
+    case("signature with a character outside base64url", f"{h}.{p}.{s[:20]}+{s[21:]}",
+         "malformed")
     case("two parts", f"{h}.{p}", "malformed")
     case("four parts", f"{h}.{p}.{s}.{s}", "malformed")
     case("payload not JSON", compact(header, b"not json", leaf_key), "malformed")
@@ -417,6 +423,7 @@ def main():
     roots = {
         "root": root, "p256-root": p256_root, "xcode": xcode,
         "root-not-ca": variant_root(ca=False), "root-path-0": variant_root(path_length=0),
+        "root-no-constraints": variant_root(ca=None),
         "root-expired": variant_root(not_after=date(2025, 3)),
     }
     for entry in cases:
@@ -442,7 +449,7 @@ def main():
         private = key(f"property-{seed}-{index}", curve)
         digest, size = (hashes.SHA256, 32) if curve == "P-256" else (hashes.SHA384, 48)
         messages = []
-        for _ in range(2):
+        for _ in range(1):
             message = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 17)))
             messages.append({"message": message.hex(),
                              "signature": es_sign(private, message, digest, size).hex()})
