@@ -24,7 +24,8 @@ let package = Package(
       name: "EntitlementsVerification", dependencies: ["Entitlements"],
       exclude: ["README-section.md"], swiftSettings: strict),
     .target(
-      name: "EntitlementsCLI", dependencies: ["Entitlements", "EntitlementsScenarios"],
+      name: "EntitlementsCLI",
+      dependencies: ["Entitlements", "EntitlementsScenarios", "EntitlementsVerification"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),

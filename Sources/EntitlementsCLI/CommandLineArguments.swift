@@ -13,6 +13,9 @@ public enum Command: Hashable, Sendable {
   case explain(file: String, at: Instant?, json: Bool)
   /// `entitlements timeline FILE [--at INSTANT] --svg OUT.svg`.
   case timeline(file: String, at: Instant?, svg: String)
+  /// `entitlements verify FILE… [--root DER]… [--bundle-id ID] [--environment ENV]
+  /// [--at INSTANT]`.
+  case verify(VerifyOptions)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
   case help(subcommand: String?)
 }
@@ -42,7 +45,7 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Parses `entitlements`' arguments, without any argument-parsing package.
 public enum CommandLineArguments {
-  static let subcommands = ["check", "explain", "timeline"]
+  static let subcommands = ["check", "explain", "timeline", "verify"]
 
   /// Parses the arguments after the program name.
   ///
@@ -70,6 +73,7 @@ public enum CommandLineArguments {
     var at: Instant?
     var json = false
     var svg: String?
+    var verify = VerifyOptions(files: [])
     while let argument = rest.popFirst() {
       switch argument {
       case "--at" where subcommand != "check":
@@ -86,6 +90,27 @@ public enum CommandLineArguments {
           throw UsageError("--svg needs a file name", subcommand: subcommand)
         }
         svg = value
+      case "--root" where subcommand == "verify",
+        "--bundle-id" where subcommand == "verify",
+        "--environment" where subcommand == "verify":
+        guard let value = rest.popFirst() else {
+          throw UsageError("\(argument) needs a value", subcommand: subcommand)
+        }
+        switch argument {
+        case "--root": verify.roots.append(value)
+        case "--bundle-id": verify.bundleId = value
+        default:
+          guard
+            let environment = StoreEnvironment.allCases.first(where: {
+              $0.rawValue.lowercased() == value.lowercased()
+            })
+          else {
+            throw UsageError(
+              "--environment: '\(value)' is not one of Production, Sandbox, Xcode, LocalTesting",
+              subcommand: subcommand)
+          }
+          verify.environment = environment
+        }
       case "--":
         positional += rest
         rest = []
@@ -106,6 +131,13 @@ public enum CommandLineArguments {
           subcommand: subcommand)
       }
       return .explain(file: file, at: at, json: json)
+    case "verify":
+      guard !positional.isEmpty else {
+        throw UsageError("verify needs a FILE", subcommand: subcommand)
+      }
+      verify.files = positional
+      verify.at = at
+      return .verify(verify)
     default:
       guard positional.count == 1, let file = positional.first else {
         throw UsageError(
@@ -125,7 +157,11 @@ public enum CommandLineArguments {
     case "check": "usage: entitlements check [PATH ...]"
     case "explain": "usage: entitlements explain FILE [--at INSTANT] [--json]"
     case "timeline": "usage: entitlements timeline FILE [--at INSTANT] --svg OUT.svg"
-    default: "usage: entitlements <check|explain|timeline> [options]  (entitlements --help)"
+    case "verify":
+      "usage: entitlements verify FILE... [--root DER]... [--bundle-id ID] [--environment ENV] "
+        + "[--at INSTANT]"
+    default:
+      "usage: entitlements <check|explain|timeline|verify> [options]  (entitlements --help)"
     }
   }
 
@@ -168,6 +204,27 @@ public enum CommandLineArguments {
 
       Exit status: 0, or 2 for bad usage or an unreadable file.
       """
+    case "verify":
+      """
+      \(usage("verify"))
+
+      Verifies every JWS Apple signed in the files (SPEC §11): the algorithm, the x5c chain to
+      Apple Root CA - G3 (pinned), Apple's certificate OIDs, validity at each payload's
+      signedDate, the ES256 signature, and the claims asked for. A file holds one JWS, JWS
+      lines, or a JSON document whose JWS strings are found wherever they nest, payloads of
+      JWS included. Prints one line per JWS: "verified" or the failed step, with the file and
+      the JWS's JSON path; the last line is "N verified, M failed". Revocation (OCSP) is not
+      checked.
+
+        --root DER         trust this root certificate (DER or PEM) instead of Apple's;
+                           repeatable (Apple's test CA, Xcode's certificate)
+        --bundle-id ID     the bundleId payloads must carry
+        --environment ENV  Production, Sandbox, Xcode or LocalTesting
+        --at INSTANT       check certificates at this instant, not at each signedDate
+
+      Exit status: 0 all verified, 1 one failed or none found, 2 bad usage or an unreadable
+      file.
+      """
     default:
       """
       entitlements: what an App Store subscriber is entitled to.
@@ -177,6 +234,8 @@ public enum CommandLineArguments {
         check [PATH ...]                          run scenario files (default: Scenarios/)
         explain FILE [--at INSTANT] [--json]      explain a scenario or a receipt
         timeline FILE [--at INSTANT] --svg OUT    draw it as an SVG timeline
+        verify FILE... [--root DER] [--bundle-id ID] [--environment ENV] [--at INSTANT]
+                                                  verify Apple's signed data (JWS)
 
       'entitlements SUBCOMMAND --help' for more.
       """

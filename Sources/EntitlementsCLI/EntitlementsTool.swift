@@ -48,6 +48,8 @@ public enum EntitlementsTool {
     case .explain(let file, let at, let json):
       guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
       run.output = (json ? explanation.json.jsonText(indent: 2) : explanation.text) + "\n"
+    case .verify(let options):
+      VerifyCommand.run(options, &run)
     case .timeline(let file, let at, let svg):
       guard let explanation = explanation(of: file, at: at ?? now, &run) else { return run }
       do {
