@@ -35,6 +35,9 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
+    .executableTarget(
+      name: "entitlements-fuzz-verify", dependencies: ["EntitlementsVerification"],
+      swiftSettings: strict),
     .testTarget(
       name: "EntitlementsTests",
       dependencies: ["Entitlements", "EntitlementsTesting"],

@@ -113,7 +113,8 @@ enum VerifyCommand {
       run.output += "verified  \(location)\n"
     } catch {
       failed += 1
-      run.output += "\(error.step)  \(location): \(error.description.dropFirst(error.step.count + 2))\n"
+      run.output +=
+        "\(error.step)  \(location): \(error.description.dropFirst(error.step.count + 2))\n"
       // Its nested JWS are still checked, each on its own.
       payload = try? JWS.payload(of: jws)
     }
@@ -177,7 +178,8 @@ enum VerifyCommand {
   static func rootCertificate(_ bytes: [UInt8]) -> [UInt8] {
     let text = String(decoding: bytes, as: UTF8.self)
     guard let begin = text.range(of: "-----BEGIN CERTIFICATE-----"),
-      let end = text.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<text.endIndex),
+      let end = text.range(
+        of: "-----END CERTIFICATE-----", range: begin.upperBound..<text.endIndex),
       let der = Data(
         base64Encoded: String(text[begin.upperBound..<end.lowerBound]),
         options: .ignoreUnknownCharacters)

@@ -97,9 +97,11 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
   ///   header's decoding and two certificate verifications (P-384 for Apple's chain).
   public func verify(_ compactJWS: String) throws(SignatureVerificationError) -> VerifiedPayload {
     var text = compactJWS
-    return try text.withUTF8 { bytes in Result { () throws(SignatureVerificationError) in
-      try verify(bytes)
-    } }.get()
+    return try text.withUTF8 { bytes in
+      Result { () throws(SignatureVerificationError) in
+        try verify(bytes)
+      }
+    }.get()
   }
 
   /// Verifies a notification's `signedPayload` and the JWS it nests: `data.signedTransactionInfo`
@@ -227,7 +229,10 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     var key: [UInt8] = []
     for certificate in certificates {
       let count = UInt32(certificate.count)
-      key += [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+      key += [
+        UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF),
+        UInt8(count & 0xFF),
+      ]
       key += certificate
     }
     let chain: VerifiedChain
@@ -238,7 +243,9 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     }
     var midstate = SHA256()
     let wholeBlocks = header.count - header.count % SHA256.blockByteCount
-    header.withUnsafeBytes { midstate.compress(UnsafeRawBufferPointer(rebasing: $0[0..<wholeBlocks])) }
+    header.withUnsafeBytes {
+      midstate.compress(UnsafeRawBufferPointer(rebasing: $0[0..<wholeBlocks]))
+    }
     let entry = ChainCache.HeaderEntry(chain: chain, midstate: midstate)
     cache.insert(header: header, entry: entry, certificates: key)
     return entry

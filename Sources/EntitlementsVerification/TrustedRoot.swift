@@ -49,14 +49,13 @@ public struct TrustedRoot: Hashable, Sendable {
   }
 
   /// Trusts the root whose DER has this SHA-256 fingerprint: 64 hexadecimal digits, colons
-  /// and spaces allowed, any case.
+  /// and spaces allowed, any case; nil unless it spells 32 bytes.
   ///
   /// ```swift
   /// TrustedRoot(fingerprint: "63:34:3A:BF:…:91:79")  // = .appleRootCAG3
   /// ```
   ///
   /// - Parameter fingerprint: The hexadecimal fingerprint.
-  /// - Returns: nil unless it spells 32 bytes.
   public init?(fingerprint: String) {
     let digits = fingerprint.unicodeScalars.filter { $0 != ":" && $0 != " " }
     guard digits.count == 64 else { return nil }

@@ -23,7 +23,8 @@ final class VerifiedChain: Sendable {
   /// - Throws: The first failed step, in this order: chain length, malformed certificate,
   ///   untrusted root, unknown critical extension, issuer mismatch, chain signature, CA,
   ///   Apple OIDs, leaf key.
-  init(certificates der: [[UInt8]], trustedRoots: [TrustedRoot]) throws(SignatureVerificationError) {
+  init(certificates der: [[UInt8]], trustedRoots: [TrustedRoot]) throws(SignatureVerificationError)
+  {
     let isSingle = der.count == 1
     guard der.count == 3 || isSingle else { throw .invalidChainLength(der.count) }
     let positions: [ChainPosition] = isSingle ? [.leaf] : [.leaf, .intermediate, .root]

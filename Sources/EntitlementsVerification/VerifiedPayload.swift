@@ -35,5 +35,7 @@ public struct VerifiedPayload: Hashable, Sendable {
   public var certificateChain: [[UInt8]]
 
   /// The environment claim, typed.
-  public var environment: StoreEnvironment? { rawEnvironment.flatMap { StoreEnvironment(rawValue: $0) } }
+  public var environment: StoreEnvironment? {
+    rawEnvironment.flatMap { StoreEnvironment(rawValue: $0) }
+  }
 }

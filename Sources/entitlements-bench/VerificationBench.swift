@@ -41,7 +41,9 @@ enum VerificationBench {
     }
     let p256Target = (openSSL?.p256).map { $0 / 3 }
     let p384Target = openSSL?.p384
-    row("P-256 verify (SHA-256 + ECDSA)", rates["P-256"], openSSL?.p256, p256Target, "≥ 1/3 of OpenSSL")
+    row(
+      "P-256 verify (SHA-256 + ECDSA)", rates["P-256"], openSSL?.p256, p256Target,
+      "≥ 1/3 of OpenSSL")
     row("P-384 verify (SHA-384 + ECDSA)", rates["P-384"], openSSL?.p384, p384Target, "≥ OpenSSL")
     let (notifications, jwsCount, source) = notificationRate(runs: runs, sink: &sink)
     row(
@@ -52,7 +54,9 @@ enum VerificationBench {
     return sink
   }
 
-  static func row(_ name: String, _ rate: Double?, _ openSSL: Double?, _ target: Double?, _ rule: String) {
+  static func row(
+    _ name: String, _ rate: Double?, _ openSSL: Double?, _ target: Double?, _ rule: String
+  ) {
     let ours = rate.map { format($0) + "/s" } ?? "-"
     let theirs = openSSL.map { "OpenSSL " + format($0) + "/s" } ?? ""
     let ratio = rate.flatMap { rate in openSSL.map { String(format: " = %.2f×", rate / $0) } } ?? ""
@@ -60,7 +64,8 @@ enum VerificationBench {
       rate.flatMap { rate in target.map { rate >= $0 ? "meets \(rule)" : "MISSES \(rule)" } } ?? ""
     print(
       "    \(name.padding(toLength: 48, withPad: " ", startingAt: 0)) "
-        + "\(ours.padding(toLength: 10, withPad: " ", startingAt: 0)) \(theirs)\(ratio)  \(verdict)")
+        + "\(ours.padding(toLength: 10, withPad: " ", startingAt: 0)) \(theirs)\(ratio)  \(verdict)"
+    )
   }
 
   // MARK: - Notifications

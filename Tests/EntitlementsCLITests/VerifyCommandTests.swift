@@ -9,11 +9,14 @@ import Testing
 struct VerifyCommandTests {
   /// Generated JWS by case name, and the root certificates by name.
   static let generated: (cases: [String: String], roots: [String: Data]) = {
-    let url = URL(fileURLWithPath: path("Tests/EntitlementsVerificationTests/Generated/jws-cases.json"))
+    let url = URL(
+      fileURLWithPath: path("Tests/EntitlementsVerificationTests/Generated/jws-cases.json"))
     let file = (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any]
     var cases: [String: String] = [:]
     for entry in file?["cases"] as? [[String: Any]] ?? [] {
-      if let name = entry["name"] as? String, let jws = entry["jws"] as? String { cases[name] = jws }
+      if let name = entry["name"] as? String, let jws = entry["jws"] as? String {
+        cases[name] = jws
+      }
     }
     let roots = ((file?["roots"] as? [String: String]) ?? [:]).compactMapValues {
       Data(base64Encoded: $0)
@@ -75,13 +78,16 @@ struct VerifyCommandTests {
     #expect(run.status == 1, "\(run.output)\(run.errors)")
     let lines = run.output.split(separator: "\n").map(String.init)
     #expect(lines.count == 5, "\(run.output)")
-    #expect(lines[0].hasPrefix("environmentMismatch  \(file("one.jws")): environment is \"Sandbox\""))
+    #expect(
+      lines[0].hasPrefix("environmentMismatch  \(file("one.jws")): environment is \"Sandbox\""))
     #expect(lines[1] == "verified  \(file("notification.json")) .body.signedPayload")
     #expect(
-      lines[2] == "verified  \(file("notification.json")) .body.signedPayload > .data.signedRenewalInfo")
+      lines[2]
+        == "verified  \(file("notification.json")) .body.signedPayload > .data.signedRenewalInfo")
     #expect(
       lines[3]
-        == "verified  \(file("notification.json")) .body.signedPayload > .data.signedTransactionInfo")
+        == "verified  \(file("notification.json")) .body.signedPayload > .data.signedTransactionInfo"
+    )
     #expect(lines[4] == "3 verified, 1 failed")
 
     let sandbox = EntitlementsTool.run([
@@ -115,9 +121,11 @@ struct VerifyCommandTests {
     let badRoot = EntitlementsTool.run(["verify", file("one.jws"), "--root", file("one.jws")])
     #expect(badRoot.status == 2)
     #expect(badRoot.errors.contains("not a root certificate"))
-    try "hello".write(to: folder.appendingPathComponent("text.txt"), atomically: true, encoding: .utf8)
+    try "hello".write(
+      to: folder.appendingPathComponent("text.txt"), atomically: true, encoding: .utf8)
     #expect(EntitlementsTool.run(["verify", file("text.txt")]).status == 2)
-    try "{}".write(to: folder.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
+    try "{}".write(
+      to: folder.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
     let empty = EntitlementsTool.run(["verify", file("empty.json")])
     #expect(empty.status == 1)
     #expect(empty.output.hasSuffix("0 verified, 0 failed\n"))

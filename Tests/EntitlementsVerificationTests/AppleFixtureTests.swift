@@ -35,7 +35,9 @@ struct AppleFixtureTests {
   /// Every compact JWS in a JSON value, with its path.
   static func signedStrings(in value: Any, path: String = "") -> [(path: String, jws: String)] {
     if let object = value as? [String: Any] {
-      return object.keys.sorted().flatMap { signedStrings(in: object[$0] ?? 0, path: path + "." + $0) }
+      return object.keys.sorted().flatMap {
+        signedStrings(in: object[$0] ?? 0, path: path + "." + $0)
+      }
     }
     if let array = value as? [Any] {
       return array.enumerated().flatMap { signedStrings(in: $1, path: path + "[\($0)]") }
@@ -60,7 +62,8 @@ struct AppleFixtureTests {
         #expect(payload.validAt == payload.signedDate)
         if payload.isNotification {
           let notification = try verifier.verifyNotification(jws)
-          nestedVerified += [notification.transaction, notification.renewalInfo]
+          nestedVerified +=
+            [notification.transaction, notification.renewalInfo]
             .compactMap { $0 }.count
         }
         verified += 1
@@ -83,7 +86,9 @@ struct AppleFixtureTests {
       #expect(failures.isEmpty, "\(failures)")
     }
     #expect(verified > 0)
-    print("\(document.file): \(verified) JWS verified, \(nestedVerified) nested, \(failures.count) refused")
+    print(
+      "\(document.file): \(verified) JWS verified, \(nestedVerified) nested, \(failures.count) refused"
+    )
   }
 
   static func jws(_ name: String) throws -> String {
@@ -94,7 +99,8 @@ struct AppleFixtureTests {
   /// The last `x5c` certificate of a JWS.
   static func lastCertificate(of jws: String) throws -> [UInt8] {
     var header = String(jws.prefix { $0 != "." })
-    header = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    header = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
     while header.count % 4 != 0 { header += "=" }
     let json = try #require(Data(base64Encoded: header))
     let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]

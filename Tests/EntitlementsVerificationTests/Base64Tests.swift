@@ -40,7 +40,9 @@ struct Base64Tests {
       while index < bytes.count {
         let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
         let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-        for position in 0...chunk.count { text.append(alphabet[(value >> (18 - 6 * position)) & 63]) }
+        for position in 0...chunk.count {
+          text.append(alphabet[(value >> (18 - 6 * position)) & 63])
+        }
         index += 3
       }
       #expect(Base64.decode(text, alphabet: .url) == bytes, "length \(length)")

@@ -22,7 +22,9 @@ struct DERTests {
   static let refusedEncodings = [
     Refused(name: "indefinite length", bytes: [0x30, 0x80, 0x00, 0x00]),
     Refused(name: "long form for a short length", bytes: [0x04, 0x81, 0x01, 0x00]),
-    Refused(name: "length with a leading zero", bytes: [0x04, 0x82, 0x00, 0x81] + [UInt8](repeating: 0, count: 0x81)),
+    Refused(
+      name: "length with a leading zero",
+      bytes: [0x04, 0x82, 0x00, 0x81] + [UInt8](repeating: 0, count: 0x81)),
     Refused(name: "length beyond the data", bytes: [0x04, 0x05, 0x00]),
     Refused(name: "length of five bytes", bytes: [0x04, 0x85, 1, 0, 0, 0, 0]),
     Refused(name: "high tag number", bytes: [0x1F, 0x81, 0x00, 0x00]),
@@ -67,7 +69,9 @@ struct DERTests {
     #expect(throws: DERError.self) { try DERValues.namedBits(Self.read([0x03, 0x02, 0x06, 0x80])) }
     #expect(throws: DERError.self) { try DERValues.namedBits(Self.read([0x03, 0x02, 0x07, 0x81])) }
     #expect(throws: DERError.self) { try DERValues.namedBits(Self.read([0x03, 0x01, 0x08])) }
-    #expect(throws: DERError.self) { try DERValues.octetAlignedBits(Self.read([0x03, 0x02, 0x01, 0x00])) }
+    #expect(throws: DERError.self) {
+      try DERValues.octetAlignedBits(Self.read([0x03, 0x02, 0x01, 0x00]))
+    }
   }
 
   @Test func objectIdentifiers() throws {
@@ -75,8 +79,12 @@ struct DERTests {
     #expect(apple == .appleLeaf)
     #expect(apple.description == "1.2.840.113635.100.6.11.1")
     #expect(OID.secp384r1.description == "1.3.132.0.34")
-    #expect(throws: DERError.self) { try DERValues.objectIdentifier(Self.read([0x06, 0x02, 0x80, 0x01])) }
-    #expect(throws: DERError.self) { try DERValues.objectIdentifier(Self.read([0x06, 0x01, 0x81])) }
+    #expect(throws: DERError.self) {
+      try DERValues.objectIdentifier(Self.read([0x06, 0x02, 0x80, 0x01]))
+    }
+    #expect(throws: DERError.self) {
+      try DERValues.objectIdentifier(Self.read([0x06, 0x01, 0x81]))
+    }
     #expect(throws: DERError.self) { try DERValues.objectIdentifier(Self.read([0x06, 0x00])) }
   }
 
@@ -117,7 +125,9 @@ struct DERTests {
     #expect(try BasicConstraints(der: [0x30, 0x00][...]).isCertificateAuthority == false)
     let ca = try BasicConstraints(der: [0x30, 0x06, 0x01, 0x01, 0xFF, 0x02, 0x01, 0x00][...])
     #expect(ca.isCertificateAuthority && ca.pathLength == 0)
-    #expect(throws: DERError.self) { try BasicConstraints(der: [0x30, 0x03, 0x01, 0x01, 0x00][...]) }
+    #expect(throws: DERError.self) {
+      try BasicConstraints(der: [0x30, 0x03, 0x01, 0x01, 0x00][...])
+    }
     #expect(throws: DERError.self) { try BasicConstraints(der: [0x30, 0x00, 0x00][...]) }
   }
 
@@ -129,15 +139,21 @@ struct DERTests {
       let explicit = [0xA3, UInt8(list.count)] + list
       return try CertificateExtensions(der: DERTests.read(explicit))
     }
-    let basic: [UInt8] = [0x30, 0x0C, 0x06, 0x03, 0x55, 0x1D, 0x13, 0x01, 0x01, 0xFF, 0x04, 0x02, 0x30, 0x00]
+    let basic: [UInt8] = [
+      0x30, 0x0C, 0x06, 0x03, 0x55, 0x1D, 0x13, 0x01, 0x01, 0xFF, 0x04, 0x02, 0x30, 0x00,
+    ]
     let apple: [UInt8] = [0x30, 0x10, 0x06, 0x0A] + OID.appleLeaf.der + [0x04, 0x02, 0x05, 0x00]
     let read = try extensions([basic, apple])
     #expect(read.basicConstraints?.isCertificateAuthority == false)
     #expect(read.identifiers.contains(.appleLeaf))
     #expect(read.unknownCritical.isEmpty)
-    let unknownCritical: [UInt8] = [0x30, 0x0B, 0x06, 0x03, 0x2A, 0x03, 0x04, 0x01, 0x01, 0xFF, 0x04, 0x01, 0x00]
+    let unknownCritical: [UInt8] = [
+      0x30, 0x0B, 0x06, 0x03, 0x2A, 0x03, 0x04, 0x01, 0x01, 0xFF, 0x04, 0x01, 0x00,
+    ]
     #expect(try extensions([unknownCritical]).unknownCritical.map(\.description) == ["1.2.3.4"])
-    let criticalFalse: [UInt8] = [0x30, 0x0B, 0x06, 0x03, 0x2A, 0x03, 0x04, 0x01, 0x01, 0x00, 0x04, 0x01, 0x00]
+    let criticalFalse: [UInt8] = [
+      0x30, 0x0B, 0x06, 0x03, 0x2A, 0x03, 0x04, 0x01, 0x01, 0x00, 0x04, 0x01, 0x00,
+    ]
     #expect(throws: DERError.self) { try extensions([criticalFalse]) }
     #expect(throws: DERError.self) { try extensions([apple, apple]) }
     #expect(throws: DERError.self) { try extensions([]) }

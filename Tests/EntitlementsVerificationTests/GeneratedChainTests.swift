@@ -24,7 +24,8 @@ struct GeneratedChainTests {
     var testDescription: String { name }
   }
 
-  nonisolated(unsafe) static let file = (try? GeneratedData.json("jws-cases.json")) as? [String: Any]
+  nonisolated(unsafe) static let file =
+    (try? GeneratedData.json("jws-cases.json")) as? [String: Any]
 
   /// Root certificates by name, base64 DER.
   static let roots = file?["roots"] as? [String: String] ?? [:]

@@ -96,7 +96,8 @@ struct JSONScannerTests {
   }
 
   @Test func headers() throws {
-    let header = try JWSHeader(json: Array(#"{"alg":"ES256","x5c":["AQI=","Aw=="],"kid":"k"}"#.utf8))
+    let header = try JWSHeader(
+      json: Array(#"{"alg":"ES256","x5c":["AQI=","Aw=="],"kid":"k"}"#.utf8))
     #expect(header.algorithm == "ES256")
     #expect(header.certificates == [[1, 2], [3]])
     let escaped = try JWSHeader(json: Array(#"{"alg":"ES\u0032\u00356","x5c":["A\/8="]}"#.utf8))

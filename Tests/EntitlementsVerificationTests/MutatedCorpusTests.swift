@@ -96,9 +96,11 @@ struct MutatedCorpusTests {
         _ = ECDSASignature.der(damaged[...], byteCount: 48)
       }
     }
-    let payload = Array(
-      #"{"notificationType":"DID_RENEW","data":{"bundleId":"a\u00e9","appAppleId":1,"#.utf8)
-      + Array(#""environment":"Sandbox","signedTransactionInfo":"x.y.z"},"signedDate":1.5e12}"#.utf8)
+    let payload =
+      Array(
+        #"{"notificationType":"DID_RENEW","data":{"bundleId":"a\u00e9","appAppleId":1,"#.utf8)
+      + Array(
+        #""environment":"Sandbox","signedTransactionInfo":"x.y.z"},"signedDate":1.5e12}"#.utf8)
     let header = Array(#"{"alg":"ES256","typ":"JWT","x5c":["AQI=","Aw=="]}"#.utf8)
     for _ in 0..<400 {
       _ = try? PayloadClaims(json: Self.mutate(payload, &generator))

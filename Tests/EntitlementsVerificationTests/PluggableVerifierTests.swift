@@ -45,8 +45,10 @@ struct PluggableVerifierTests {
     let cases = file?["cases"] as? [[String: Any]] ?? []
     let jws = try #require(cases.first { $0["expect"] as? String == "verified" }?["jws"] as? String)
     let rootText = try #require((file?["roots"] as? [String: String])?["root"])
-    let root = try TrustedRoot(derRepresentation: Array(try #require(Data(base64Encoded: rootText))))
-    let ours = SignedDataVerifier(trustedRoots: [root], bundleId: "com.example.app", environment: .sandbox)
+    let root = try TrustedRoot(
+      derRepresentation: Array(try #require(Data(base64Encoded: rootText))))
+    let ours = SignedDataVerifier(
+      trustedRoots: [root], bundleId: "com.example.app", environment: .sandbox)
 
     #expect(Self.read(jws, with: FixedVerifier(accepted: jws)) == #"{"ok":true}"#)
     #expect(Self.read(jws + "x", with: FixedVerifier(accepted: jws)) == nil)

@@ -117,7 +117,8 @@ struct SHA2Tests {
       var prefix = SHA256()
       message.withUnsafeBytes { bytes in
         prefix.compress(UnsafeRawBufferPointer(rebasing: bytes[0..<(64 * blocks)]))
-        let digest = prefix.finalized(with: UnsafeRawBufferPointer(rebasing: bytes[(64 * blocks)...]))
+        let digest = prefix.finalized(
+          with: UnsafeRawBufferPointer(rebasing: bytes[(64 * blocks)...]))
         #expect(digest == SHA256.hash(message), "split after \(blocks) blocks")
       }
     }

@@ -56,7 +56,8 @@ struct WycheproofTests {
         case "valid" where !accepted, "invalid" where accepted:
           wrong.append("tcId \(id) (\(result), \(test["comment"] ?? ""))")
         case "acceptable":
-          print("Wycheproof \(file.name) tcId \(id) acceptable: \(accepted ? "accepted" : "rejected")")
+          print(
+            "Wycheproof \(file.name) tcId \(id) acceptable: \(accepted ? "accepted" : "rejected")")
         default:
           break
         }

@@ -46,8 +46,11 @@ extension UInt256 {
   /// `a·b·2⁻²⁵⁶ mod m` for `a, b < m` (Montgomery multiplication, CIOS), fully reduced.
   ///
   /// - Parameters:
+  ///   - a: Below `m`.
+  ///   - b: Below `m`.
   ///   - m: An odd modulus below 2²⁵⁶.
   ///   - inverse: `−m⁻¹ mod 2⁶⁴`.
+  /// - Returns: The product, below `m`.
   @_transparent
   static func montgomeryProduct(_ a: UInt256, _ b: UInt256, modulus m: UInt256, inverse: UInt64)
     -> UInt256
@@ -268,8 +271,11 @@ extension UInt384 {
   /// `a·b·2⁻³⁸⁴ mod m` for `a, b < m` (Montgomery multiplication, CIOS), fully reduced.
   ///
   /// - Parameters:
+  ///   - a: Below `m`.
+  ///   - b: Below `m`.
   ///   - m: An odd modulus below 2³⁸⁴.
   ///   - inverse: `−m⁻¹ mod 2⁶⁴`.
+  /// - Returns: The product, below `m`.
   @_transparent
   static func montgomeryProduct(_ a: UInt384, _ b: UInt384, modulus m: UInt384, inverse: UInt64)
     -> UInt384

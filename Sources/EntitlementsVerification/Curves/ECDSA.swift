@@ -8,10 +8,14 @@ enum ECDSA {
   /// Whether `(r, s)` signs `digest` under `key`.
   ///
   /// - Parameters:
+  ///   - r: The signature's `r`, any value (the range is checked here).
+  ///   - s: The signature's `s`, any value.
   ///   - digest: The message's hash; its leftmost `bitCount` bits are used (SEC 1 §4.1.3 step
   ///     5), so a SHA-384 digest fits a P-256 key and a SHA-256 digest a P-384 key.
+  ///   - key: The public key, on the curve.
   ///   - keyTable: A fixed-base table of `key`, when one is kept: then `u₂·Q` costs no
   ///     doublings either.
+  /// - Returns: Whether the signature verifies.
   static func isValid<Curve: WeierstrassCurve>(
     r: Curve.Integer, s: Curve.Integer, digest: [UInt8], key: AffinePoint<Curve>,
     keyTable: FixedBaseTable<Curve>? = nil

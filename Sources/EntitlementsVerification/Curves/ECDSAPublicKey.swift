@@ -53,7 +53,8 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   /// - Parameter x963Representation: The encoded point.
   /// - Throws: ``SignatureVerificationError/malformed(_:)`` for another length or form (a
   ///   compressed point), a coordinate not below the prime, or a point not on the curve.
-  public init(x963Representation bytes: [UInt8]) throws(SignatureVerificationError) {
+  public init(x963Representation: [UInt8]) throws(SignatureVerificationError) {
+    let bytes = x963Representation
     guard bytes.first == 0x04 else {
       throw .malformed("public key: not an uncompressed point (04 ‖ x ‖ y)")
     }

@@ -2,8 +2,9 @@
 enum ECDSASignature {
   /// `r ‖ s`, each exactly `byteCount` bytes big-endian (IEEE P1363; JWS ES256, RFC 7518
   /// §3.4). Any other length is rejected.
-  static func raw(_ signature: [UInt8], byteCount: Int) -> (r: ArraySlice<UInt8>, s: ArraySlice<UInt8>)?
-  {
+  static func raw(_ signature: [UInt8], byteCount: Int) -> (
+    r: ArraySlice<UInt8>, s: ArraySlice<UInt8>
+  )? {
     guard signature.count == 2 * byteCount else { return nil }
     return (signature[0..<byteCount], signature[byteCount...])
   }

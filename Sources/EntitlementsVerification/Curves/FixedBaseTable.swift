@@ -41,7 +41,9 @@ struct FixedBaseTable<Curve: WeierstrassCurve>: Sendable {
 
   /// Adds `scalar·P` to `sum`.
   ///
-  /// - Parameter scalar: Below `2^bitCount`.
+  /// - Parameters:
+  ///   - scalar: Below `2^bitCount`.
+  ///   - sum: The point added to.
   func accumulate(_ scalar: Curve.Integer, into sum: inout JacobianPoint<Curve>) {
     let half = 1 << (windowBits - 1)
     let full = 1 << windowBits

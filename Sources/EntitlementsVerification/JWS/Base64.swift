@@ -86,7 +86,8 @@ enum Base64 {
   /// Character → 6-bit value, 0x80 for a character outside the alphabet.
   private static func values(_ last: [UInt8]) -> [UInt8] {
     var table = [UInt8](repeating: 0x80, count: 256)
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8) + last
+    let alphabet =
+      Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8) + last
     for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
     return table
   }

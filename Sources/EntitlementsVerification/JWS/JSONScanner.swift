@@ -138,8 +138,10 @@ struct JSONScanner {
   mutating func skipValue() throws(JSONScanError) {
     switch peek() {
     case UInt8(ascii: "\""): _ = try scanString()
-    case UInt8(ascii: "{"): try readObject { scanner, _ throws(JSONScanError) in try scanner.skipValue() }
-    case UInt8(ascii: "["): try readArray { scanner throws(JSONScanError) in try scanner.skipValue() }
+    case UInt8(ascii: "{"):
+      try readObject { scanner, _ throws(JSONScanError) in try scanner.skipValue() }
+    case UInt8(ascii: "["):
+      try readArray { scanner throws(JSONScanError) in try scanner.skipValue() }
     case UInt8(ascii: "t"): try literal("true")
     case UInt8(ascii: "f"): try literal("false")
     case UInt8(ascii: "n"): try literal("null")

@@ -66,7 +66,8 @@ struct PayloadClaims: Hashable, Sendable {
             var fields = Fields()
             var nestedSeen: Set<String> = []
             try scanner.readObject { scanner, key throws(JSONScanError) in
-              if try !Self.readField(key, &scanner, into: &fields, seen: &nestedSeen, prefix: name + ".")
+              if try !Self.readField(
+                key, &scanner, into: &fields, seen: &nestedSeen, prefix: name + ".")
               {
                 try scanner.skipValue()
               }

@@ -22,7 +22,9 @@ struct OID: Hashable, Sendable, CustomStringConvertible {
   /// Key usage, 2.5.29.15 (RFC 5280 §4.2.1.3).
   static let keyUsage = OID(der: [0x55, 0x1D, 0x0F])
   /// Apple's marker of its WWDR intermediate certificates, 1.2.840.113635.100.6.2.1.
-  static let appleIntermediate = OID(der: [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x02, 0x01])
+  static let appleIntermediate = OID(der: [
+    0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x02, 0x01,
+  ])
   /// Apple's marker of App Store receipt-signing leaf certificates, 1.2.840.113635.100.6.11.1.
   static let appleLeaf = OID(der: [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x0B, 0x01])
 

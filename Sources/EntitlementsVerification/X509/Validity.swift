@@ -23,7 +23,8 @@ struct Validity: Hashable, Sendable {
 
   private static func instant(_ seconds: Int64) -> Instant {
     let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-    return overflow ? (seconds < 0 ? .distantPast : .distantFuture)
+    return overflow
+      ? (seconds < 0 ? .distantPast : .distantFuture)
       : Instant(millisecondsSince1970: milliseconds)
   }
 }
