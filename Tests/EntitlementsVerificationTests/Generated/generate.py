@@ -445,7 +445,7 @@ def main():
     rng = random.Random(seed)
     keys = []
     for index in range(50):
-        curve = "P-384" if index % 10 == 9 else "P-256"
+        curve = "P-384" if index in (9, 29, 49) else "P-256"
         private = key(f"property-{seed}-{index}", curve)
         digest, size = (hashes.SHA256, 32) if curve == "P-256" else (hashes.SHA384, 48)
         messages = []
