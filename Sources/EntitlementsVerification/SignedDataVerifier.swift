@@ -38,7 +38,7 @@ import Entitlements
 /// - Note: Revocation is not checked. Apple's library asks Apple's OCSP responder when online
 ///   checks are on; that needs the network, out of reach of a pure library. A caller who wants
 ///   it can query OCSP for ``VerifiedPayload/certificateChain`` itself, or plug its own
-///   ``SignedPayloadVerifier``.
+///   `SignedPayloadVerifier`.
 public struct SignedDataVerifier: SignedPayloadVerifier {
   /// The roots a chain may end in. For the Xcode and LocalTesting environments, Apple's root
   /// is left out.
@@ -139,7 +139,7 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
       renewalInfo: try nested(notification.signedRenewalInfo, "data.signedRenewalInfo"))
   }
 
-  /// The verified payload's bytes (``SignedPayloadVerifier``): what `DocumentReader` reads.
+  /// The verified payload's bytes (`SignedPayloadVerifier`): what `DocumentReader` reads.
   ///
   /// ```swift
   /// let payload = try verifier.verifiedPayload(of: signedTransactionInfo)  // JSON bytes

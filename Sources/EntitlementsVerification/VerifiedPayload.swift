@@ -21,7 +21,7 @@ public struct VerifiedPayload: Hashable, Sendable {
   /// The `appAppleId` claim, where the payload carries one.
   public var appAppleId: Int64?
   /// The environment claim's raw value (`"Sandbox"`…), kept when it is not one of
-  /// ``StoreEnvironment``'s.
+  /// `StoreEnvironment`'s.
   public var rawEnvironment: String?
   /// Whether the payload is a notification (it has `notificationType`).
   public var isNotification: Bool
