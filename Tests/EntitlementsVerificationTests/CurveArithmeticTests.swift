@@ -49,6 +49,27 @@ struct CurveArithmeticTests {
     #expect(P384.fieldProduct(x384, P384.fieldInverse(x384)) == P384.fieldOne)
   }
 
+  /// The binary GCD inverse agrees with Fermat's, at random and at the edges (1, n−1, n−2,
+  /// powers of two, values with long runs of zeros or ones).
+  @Test(arguments: [21 as UInt64, 22, 23])
+  func binaryInverseAgreesWithFermat(seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    let n = P256.order
+    var values = Self.edges(n).dropFirst().map { $0 }
+    for bit in [0, 1, 63, 64, 127, 128, 200, 255] {
+      var power = UInt256.zero
+      power[limb: bit / 64] = 1 << UInt64(bit % 64)
+      if power.isLess(than: n) { values.append(power) }
+    }
+    values.append(UInt256(l0: .max, l1: .max, l2: 0, l3: 0))
+    values.append(UInt256(l0: 0, l1: 0, l2: .max, l3: 0x0FFF_FFFF_FFFF_FFFF))
+    for _ in 0..<300 { values.append(Self.random256(&generator, below: n)) }
+    for s in values where !s.isZero {
+      let fermat = P256.scalarInverse(P256.scalarProduct(s, P256.scalarRSquared))
+      #expect(P256.montgomeryScalarInverse(s) == fermat, "s = \(s.bigEndianBytes.hex)")
+    }
+  }
+
   @Test func generatorsAreOnTheirCurvesAndHaveTheirOrder() {
     #expect(P256.generator.isOnCurve)
     #expect(P384.generator.isOnCurve)

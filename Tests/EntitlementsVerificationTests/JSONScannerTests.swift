@@ -37,6 +37,20 @@ struct JSONScannerTests {
     #expect(throws: JSONScanError.self) { try Self.check(text) }
   }
 
+  /// Long strings are scanned a word at a time: a control character, an escape or the end
+  /// is found at every offset within a word.
+  @Test func longStringsAreScannedExactly() throws {
+    for offset in 0..<24 {
+      let before = String(repeating: "x", count: offset)
+      let after = String(repeating: "y", count: 30)
+      #expect(throws: JSONScanError.self) { try Self.check("\"\(before)\u{1F}\(after)\"") }
+      #expect(throws: Never.self) { try Self.check("\"\(before)\\n\(after)\"") }
+      #expect(throws: Never.self) { try Self.check("[\"\(before)\", \"\(after)é\"]") }
+      let claims = try Self.claims("{\"bundleId\":\"\(before)\\u0041\(after)\"}")
+      #expect(claims.bundleId == before + "A" + after)
+    }
+  }
+
   @Test func nestingUpToTheLimitIsRead() {
     let deep = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
     #expect(throws: Never.self) { try Self.check(deep) }

@@ -27,7 +27,7 @@ enum ECDSA {
     }
     if !e.isLess(than: n) { e = e.subtractingReportingBorrow(n).difference }
     // w = s⁻¹ in Montgomery form; a Montgomery product of a plain number with it is plain.
-    let w = Curve.scalarInverse(Curve.scalarProduct(s, Curve.scalarRSquared))
+    let w = Curve.montgomeryScalarInverse(s)
     let u1 = Curve.scalarProduct(e, w)
     let u2 = Curve.scalarProduct(r, w)
     var sum: JacobianPoint<Curve>

@@ -65,6 +65,17 @@ enum P256: WeierstrassCurve {
     UInt256.modularDifference(a, b, modulus: fieldModulus)
   }
 
+  /// `s⁻¹·R mod n` by a binary GCD: about five times cheaper than Fermat's exponentiation.
+  static func montgomeryScalarInverse(_ s: UInt256) -> UInt256 {
+    BinaryGCD.inverse(
+      s, modulus: order, negatedInverse: 0xCCD1_C8AA_EE00_BC4F,
+      shiftedModulus: BinaryGCD.Wide(
+        l0: 0xFC63_2551_0000_0000, l1: 0xA717_9E84_F3B9_CAC2, l2: 0xFFFF_FFFF_BCE6_FAAD,
+        l3: 0x0000_0000_FFFF_FFFF, l4: 0x0000_0000_FFFF_FFFF),
+      correction: UInt256(
+        0x60F8_DD24_C8F7_3E30, 0x6353_F0FD_A6EE_59BB, 0x07EF_BF8E_AD7B_DE0E, 0x4705_CB62_3FB2_87A5))
+  }
+
   @_transparent
   static func scalarProduct(_ a: UInt256, _ b: UInt256) -> UInt256 {
     UInt256.montgomeryProduct(a, b, modulus: order, inverse: 0xCCD1_C8AA_EE00_BC4F)

@@ -40,6 +40,9 @@ protocol WeierstrassCurve: Sendable {
   static func fieldDifference(_ a: Integer, _ b: Integer) -> Integer
   /// `a·b·R⁻¹ mod n`.
   static func scalarProduct(_ a: Integer, _ b: Integer) -> Integer
+  /// `s⁻¹·R mod n` for a plain `s` in `[1, n−1]`: the inverse in Montgomery form. By default
+  /// Fermat's `s^(n−2)`; P-256 uses a binary GCD.
+  static func montgomeryScalarInverse(_ s: Integer) -> Integer
 }
 
 extension WeierstrassCurve {
@@ -65,6 +68,11 @@ extension WeierstrassCurve {
       if exponent.bit(index) == 1 { result = fieldProduct(result, x) }
     }
     return result
+  }
+
+  /// `s⁻¹·R mod n` by Fermat: `(s·R)^(n−2)` in Montgomery form.
+  static func montgomeryScalarInverse(_ s: Integer) -> Integer {
+    scalarInverse(scalarProduct(s, scalarRSquared))
   }
 
   /// `s⁻¹` in the scalars' Montgomery form, for `s` in that form and non-zero (`s^(n−2)`, with

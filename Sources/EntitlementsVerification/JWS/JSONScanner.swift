@@ -194,6 +194,8 @@ struct JSONScanner {
     let start = index
     var escaped = false
     while index < bytes.count {
+      skipPlainWords()
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -221,6 +223,26 @@ struct JSONScanner {
       index += 1
     }
     throw JSONScanError("unterminated string")
+  }
+
+  /// Skips whole 8-byte words of a string that hold no quote, backslash or control
+  /// character, tested all at once (SWAR): a nested JWS is thousands of plain bytes.
+  private mutating func skipPlainWords() {
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while bytes.count - index >= 8 {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // A byte is zero in `x` where `x &- ones` sets its high bit and `x` did not have it;
+      // bytes below 0x20 are found the same way on `word &- 0x20…`.
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let special =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        | ((word &- ones &* 0x20) & ~word)
+      guard special & highs == 0 else { return }
+      index += 8
+    }
   }
 
   /// The text of the number at `index`, checked against the grammar, and whether it is an
