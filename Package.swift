@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Entitlements", targets: ["Entitlements"]),
     .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
     .library(name: "EntitlementsTesting", targets: ["EntitlementsTesting"]),
+    .library(name: "EntitlementsVerification", targets: ["EntitlementsVerification"]),
     .executable(name: "entitlements", targets: ["entitlements"]),
   ],
   targets: [
@@ -19,17 +20,26 @@ let package = Package(
       exclude: ["README-section-27.md"], swiftSettings: strict),
     .target(
       name: "EntitlementsTesting", dependencies: ["Entitlements"], swiftSettings: strict),
+    // Verification of Apple's signed data (SPEC §11), pure Swift: the rules engine stays free
+    // of cryptography. Entitlements only for the protocol it conforms to and StoreEnvironment.
     .target(
-      name: "EntitlementsCLI", dependencies: ["Entitlements", "EntitlementsScenarios"],
+      name: "EntitlementsVerification", dependencies: ["Entitlements"],
+      exclude: ["README-section.md"], swiftSettings: strict),
+    .target(
+      name: "EntitlementsCLI",
+      dependencies: ["Entitlements", "EntitlementsScenarios", "EntitlementsVerification"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements", dependencies: ["EntitlementsCLI"], swiftSettings: strict),
     .executableTarget(
       name: "entitlements-bench",
-      dependencies: ["Entitlements", "EntitlementsTesting", "EntitlementsCLI"],
+      dependencies: ["Entitlements", "EntitlementsTesting", "EntitlementsCLI", "EntitlementsVerification"],
       swiftSettings: strict),
     .executableTarget(
       name: "entitlements-fuzz", dependencies: ["Entitlements"], swiftSettings: strict),
+    .executableTarget(
+      name: "entitlements-fuzz-verify", dependencies: ["EntitlementsVerification"],
+      swiftSettings: strict),
     .testTarget(
       name: "EntitlementsTests",
       dependencies: ["Entitlements", "EntitlementsTesting"],
@@ -40,6 +50,11 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "EntitlementsPropertyTests", dependencies: ["Entitlements", "EntitlementsTesting"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "EntitlementsVerificationTests",
+      dependencies: ["EntitlementsVerification", "Entitlements"],
+      exclude: ["Generated"],
       swiftSettings: strict),
     .testTarget(
       name: "EntitlementsCLITests", dependencies: ["EntitlementsCLI", "EntitlementsScenarios"],

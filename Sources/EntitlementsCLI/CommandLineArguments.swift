@@ -10,12 +10,20 @@ public enum Command: Hashable, Sendable {
   /// `entitlements check [--html REPORT.html] [PATH ...]`.
   case check(paths: [String], html: String?)
   /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json] [--html REPORT.html]`.
-  case explain(files: [String], catalog: String?, at: Instant?, json: Bool, html: String?)
+  ///
+  /// With `--verify`, `verify` holds the roots and expected claims (its `files` are empty) and
+  /// every JWS is verified before it is read.
+  case explain(
+    files: [String], catalog: String?, at: Instant?, json: Bool, html: String?,
+    verify: VerifyOptions?)
   /// `entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]`: `nil` or
   /// `-` reads standard input.
   case evaluate(input: String?, catalog: String?, at: Instant?, jobs: Int?)
   /// `entitlements timeline FILE --svg OUT.svg [--at INSTANT] [--from INSTANT] [--to INSTANT]`.
   case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
+  /// `entitlements verify FILE… [--root DER]… [--bundle-id ID] [--environment ENV]
+  /// [--at INSTANT]`.
+  case verify(VerifyOptions)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
   case help(subcommand: String?)
   /// `--version`.
@@ -47,7 +55,7 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Parses `entitlements`' arguments, without any argument-parsing package.
 public enum CommandLineArguments {
-  static let subcommands = ["check", "explain", "evaluate", "timeline"]
+  static let subcommands = ["check", "explain", "evaluate", "timeline", "verify"]
 
   /// Parses the arguments after the program name.
   ///
@@ -89,6 +97,9 @@ public enum CommandLineArguments {
         throw UsageError("\(option): \(error)", subcommand: subcommand)
       }
     }
+    var verify = VerifyOptions(files: [])
+    var verifies = false
+    var verifierOptions: [String] = []
     while let argument = rest.popFirst() {
       switch argument {
       case "--at" where subcommand != "check":
@@ -121,6 +132,30 @@ public enum CommandLineArguments {
           throw UsageError("--html needs a file name", subcommand: subcommand)
         }
         html = value
+      case "--verify" where subcommand == "explain":
+        verifies = true
+      case "--root" where subcommand == "verify" || subcommand == "explain",
+        "--bundle-id" where subcommand == "verify" || subcommand == "explain",
+        "--environment" where subcommand == "verify" || subcommand == "explain":
+        verifierOptions.append(argument)
+        guard let value = rest.popFirst() else {
+          throw UsageError("\(argument) needs a value", subcommand: subcommand)
+        }
+        switch argument {
+        case "--root": verify.roots.append(value)
+        case "--bundle-id": verify.bundleId = value
+        default:
+          guard
+            let environment = StoreEnvironment.allCases.first(where: {
+              $0.rawValue.lowercased() == value.lowercased()
+            })
+          else {
+            throw UsageError(
+              "--environment: '\(value)' is not one of Production, Sandbox, Xcode, LocalTesting",
+              subcommand: subcommand)
+          }
+          verify.environment = environment
+        }
       case "--":
         positional += rest
         rest = []
@@ -143,7 +178,19 @@ public enum CommandLineArguments {
       guard !positional.isEmpty else {
         throw UsageError("explain needs a FILE", subcommand: subcommand)
       }
-      return .explain(files: positional, catalog: catalog, at: at, json: json, html: html)
+      if !verifies, let option = verifierOptions.first {
+        throw UsageError("\(option) is for --verify", subcommand: subcommand)
+      }
+      return .explain(
+        files: positional, catalog: catalog, at: at, json: json, html: html,
+        verify: verifies ? verify : nil)
+    case "verify":
+      guard !positional.isEmpty else {
+        throw UsageError("verify needs a FILE", subcommand: subcommand)
+      }
+      verify.files = positional
+      verify.at = at
+      return .verify(verify)
     default:
       guard positional.count == 1, let file = positional.first else {
         throw UsageError(
@@ -166,13 +213,17 @@ public enum CommandLineArguments {
     case "check": "usage: entitlements check [--html REPORT.html] [PATH ...]"
     case "explain":
       "usage: entitlements explain FILE... [--catalog FILE] [--at INSTANT] [--json] "
-        + "[--html REPORT.html]"
+        + "[--html REPORT.html] [--verify [--root DER]... [--bundle-id ID] [--environment ENV]]"
     case "evaluate":
       "usage: entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]"
     case "timeline":
       "usage: entitlements timeline FILE --svg OUT.svg [--at INSTANT] [--from INSTANT] [--to INSTANT]"
+    case "verify":
+      "usage: entitlements verify FILE... [--root DER]... [--bundle-id ID] [--environment ENV] "
+        + "[--at INSTANT]"
     default:
-      "usage: entitlements <check|explain|evaluate|timeline> [options]  (entitlements --help, --version)"
+      "usage: entitlements <check|explain|evaluate|timeline|verify> [options]  "
+        + "(entitlements --help, --version)"
     }
   }
 
@@ -258,6 +309,27 @@ public enum CommandLineArguments {
 
       Exit status: 0, or 2 for bad usage or an unreadable file.
       """
+    case "verify":
+      """
+      \(usage("verify"))
+
+      Verifies every JWS Apple signed in the files (SPEC §11): the algorithm, the x5c chain to
+      Apple Root CA - G3 (pinned), Apple's certificate OIDs, validity at each payload's
+      signedDate, the ES256 signature, and the claims asked for. A file holds one JWS, JWS
+      lines, or a JSON document whose JWS strings are found wherever they nest, payloads of
+      JWS included. Prints one line per JWS: "verified" or the failed step, with the file and
+      the JWS's JSON path; the last line is "N verified, M failed". Revocation (OCSP) is not
+      checked.
+
+        --root DER         trust this root certificate (DER or PEM) instead of Apple's;
+                           repeatable (Apple's test CA, Xcode's certificate)
+        --bundle-id ID     the bundleId payloads must carry
+        --environment ENV  Production, Sandbox, Xcode or LocalTesting
+        --at INSTANT       check certificates at this instant, not at each signedDate
+
+      Exit status: 0 all verified, 1 one failed or none found, 2 bad usage or an unreadable
+      file.
+      """
     default:
       """
       entitlements: what an App Store subscriber is entitled to.
@@ -265,12 +337,14 @@ public enum CommandLineArguments {
       \(usage(nil))
 
         check [--html OUT] [PATH ...]             run scenario files (default: Scenarios/)
-        explain FILE... [--catalog FILE] [--at INSTANT] [--json] [--html OUT]
+        explain FILE... [--catalog FILE] [--at INSTANT] [--json] [--html OUT] [--verify]
                                                   explain a scenario or documents
         evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]
                                                   many subscribers, JSON Lines in and out
         timeline FILE --svg OUT [--at|--from|--to INSTANT]
                                                   draw it as an SVG timeline
+        verify FILE... [--root DER] [--bundle-id ID] [--environment ENV] [--at INSTANT]
+                                                  verify Apple's signed data (JWS)
         --version                                 print the version
 
       'entitlements SUBCOMMAND --help' for more.

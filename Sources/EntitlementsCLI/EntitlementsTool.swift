@@ -1,5 +1,6 @@
 import Entitlements
 import EntitlementsScenarios
+import EntitlementsVerification
 // The command line tool may use full Foundation (directory walking, error descriptions);
 // the libraries below it use FoundationEssentials only (DESIGN.md).
 import Foundation
@@ -48,6 +49,8 @@ public enum EntitlementsTool {
       run.output = CommandLineArguments.help(subcommand) + "\n"
     case .version:
       run.output = "entitlements \(version)\n"
+    case .verify(let options):
+      VerifyCommand.run(options, &run)
     case .check(let paths, let html):
       let sections = check(paths.isEmpty ? ["Scenarios"] : paths, &run)
       if let html {
@@ -55,8 +58,15 @@ public enum EntitlementsTool {
           title: "Scenario report", subtitle: subtitle(now: now), sections: sections)
         write(report.render(), to: html, &run)
       }
-    case .explain(let files, let catalog, let at, let json, let html):
-      guard let explanation = explanation(of: files, catalog: catalog, at: at ?? now, &run)
+    case .explain(let files, let catalog, let at, let json, let html, let verify):
+      var verifier: SignedDataVerifier?
+      if let verify {
+        guard let made = VerifyCommand.verifier(verify, &run) else { return run }
+        verifier = made
+      }
+      guard
+        let explanation = explanation(
+          of: files, catalog: catalog, at: at ?? now, verifier: verifier, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
       if let html {
@@ -246,7 +256,8 @@ public enum EntitlementsTool {
   /// Reads FILE as a scenario (it has `expect`), or every FILE as one subscriber's
   /// documents, evaluated with the catalog of `catalog` when given.
   static func explanation(
-    of files: [String], catalog: String?, at: Instant, _ run: inout Run
+    of files: [String], catalog: String?, at: Instant,
+    verifier: (any SignedPayloadVerifier)? = nil, _ run: inout Run
   ) -> Explanation? {
     var contents: [(file: String, bytes: [UInt8])] = []
     for file in files + (catalog.map { [$0] } ?? []) {
@@ -260,6 +271,11 @@ public enum EntitlementsTool {
     }
     do {
       if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
+        guard verifier == nil else {
+          run.errors = "\(files[0]): --verify verifies Apple's documents, not scenario files\n"
+          run.status = 2
+          return nil
+        }
         let scenario = try Scenario(json: contents[0].bytes, file: files[0])
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
@@ -272,7 +288,9 @@ public enum EntitlementsTool {
       var record = SubscriberRecord()
       for (file, bytes) in contents.prefix(files.count) {
         do {
-          for document in try DocumentReader.readAll(bytes) { record.fold(document) }
+          for document in try DocumentReader.readAll(bytes, verifier: verifier) {
+            record.fold(document)
+          }
         } catch {
           run.errors = "\(file): \(error)\n"
           run.status = 2

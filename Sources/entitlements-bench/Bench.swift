@@ -54,7 +54,7 @@ enum Bench {
     }
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
-    // `--only core|end|batch|scale|shapes` runs one part (for profiling).
+    // `--only core|end|batch|scale|shapes|verify` runs one part (for profiling).
     let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
       CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
     }
@@ -69,6 +69,7 @@ enum Bench {
     if selected("batch") { sink &+= batch(quick: quick, runs: runs) }
     if selected("scale") { sink &+= scale(runs: quick ? 1 : 3) }
     if selected("shapes") { sink &+= Shapes.run(quick: quick) }
+    if selected("verify") { sink &+= VerificationBench.run(runs: runs) }
     print("")
     print("(checksum \(sink))")
   }

@@ -20,16 +20,18 @@ struct CommandLineArgumentsTests {
       command: .check(paths: ["--odd-name.json"], html: nil)),
     .init(
       arguments: ["explain", "r.json"],
-      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false, html: nil)),
+      command: .explain(
+        files: ["r.json"], catalog: nil, at: nil, json: false, html: nil, verify: nil)),
     .init(
       arguments: ["explain", "--json", "r.json", "--at", "2017-05-10"],
       command: .explain(
         files: ["r.json"], catalog: nil, at: Instant(millisecondsSince1970: 1_494_374_400_000),
-        json: true, html: nil)),
+        json: true, html: nil, verify: nil)),
     .init(
       arguments: ["explain", "a.json", "b.jws", "--catalog", "products.json"],
       command: .explain(
-        files: ["a.json", "b.jws"], catalog: "products.json", at: nil, json: false, html: nil)),
+        files: ["a.json", "b.jws"], catalog: "products.json", at: nil, json: false, html: nil,
+        verify: nil)),
     .init(
       arguments: ["timeline", "s.json", "--svg", "out.svg", "--at", "1494374400000"],
       command: .timeline(
@@ -40,7 +42,8 @@ struct CommandLineArgumentsTests {
       command: .check(paths: ["Scenarios"], html: "report.html")),
     .init(
       arguments: ["explain", "r.json", "--html", "r.html"],
-      command: .explain(files: ["r.json"], catalog: nil, at: nil, json: false, html: "r.html")),
+      command: .explain(
+        files: ["r.json"], catalog: nil, at: nil, json: false, html: "r.html", verify: nil)),
     .init(
       arguments: [
         "timeline", "s.json", "--svg", "o.svg", "--from", "2017-02-01", "--to", "2017-08-01",
@@ -50,6 +53,11 @@ struct CommandLineArgumentsTests {
         from: Instant(millisecondsSince1970: 1_485_907_200_000),
         to: Instant(millisecondsSince1970: 1_501_545_600_000))),
     .init(arguments: ["--version"], command: .version),
+    .init(
+      arguments: ["explain", "n.json", "--verify", "--bundle-id", "com.example"],
+      command: .explain(
+        files: ["n.json"], catalog: nil, at: nil, json: false, html: nil,
+        verify: VerifyOptions(files: [], bundleId: "com.example"))),
     .init(
       arguments: ["evaluate"], command: .evaluate(input: nil, catalog: nil, at: nil, jobs: nil)),
     .init(
@@ -107,6 +115,9 @@ struct CommandLineArgumentsTests {
     .init(
       arguments: ["explain", "-", "--jobs", "2"], message: "unknown option '--jobs' for explain"),
     .init(arguments: ["check", "--html"], message: "--html needs a file name"),
+    .init(
+      arguments: ["explain", "n.json", "--root", "r.der"], message: "--root is for --verify"),
+    .init(arguments: ["check", "--verify"], message: "unknown option '--verify' for check"),
     .init(
       arguments: ["timeline", "a", "--html", "x"], message: "unknown option '--html' for timeline"),
     .init(

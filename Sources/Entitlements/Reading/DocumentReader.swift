@@ -154,9 +154,14 @@ public enum DocumentReader {
   ) throws(ReadError) -> AppStoreDocument {
     let members = try value.documentObject(at: "")
     if case .string(let compact) = members["signedPayload"], depth < 2 {
-      return try read(
-        payloads.payload(of: compact, at: "signedPayload"), depth: depth + 1, fast: fast,
-        payloads: payloads)
+      let payload = try payloads.payload(of: compact, at: "signedPayload")
+      do throws(ReadError) {
+        return try read(payload, depth: depth + 1, fast: fast, payloads: payloads)
+      } catch {
+        // What is wrong inside the payload is named from the document: "signedPayload >
+        // data.signedTransactionInfo".
+        throw error.within("signedPayload >")
+      }
     }
     if payloads.verifies, depth == 0 {
       // A document read with a verifier must be one of Apple's signed ones, or hold them.

@@ -1,0 +1,196 @@
+import Entitlements
+import EntitlementsVerification
+// The command line tool may use full Foundation (files, base64 of PEM); the verifier itself
+// does not.
+import Foundation
+
+/// What `entitlements verify` was asked: the files, the trusted roots, the expected claims and
+/// the validity instant.
+///
+/// ```swift
+/// try CommandLineArguments.parse(["verify", "n.json", "--bundle-id", "com.example"])
+/// // .verify(VerifyOptions(files: ["n.json"], bundleId: "com.example"))
+/// ```
+public struct VerifyOptions: Hashable, Sendable {
+  /// The files to check.
+  public var files: [String]
+  /// Root certificates (DER or PEM files) replacing Apple Root CA - G3; empty for Apple's.
+  public var roots: [String]
+  /// The expected `bundleId`, if any.
+  public var bundleId: String?
+  /// The expected environment, if any.
+  public var environment: StoreEnvironment?
+  /// The validity instant; nil for each payload's `signedDate`.
+  public var at: Instant?
+
+  /// Creates options.
+  ///
+  /// - Parameters:
+  ///   - files: The files to check.
+  ///   - roots: Root certificate files replacing Apple's root.
+  ///   - bundleId: The expected bundle id.
+  ///   - environment: The expected environment.
+  ///   - at: The validity instant.
+  public init(
+    files: [String], roots: [String] = [], bundleId: String? = nil,
+    environment: StoreEnvironment? = nil, at: Instant? = nil
+  ) {
+    self.files = files
+    self.roots = roots
+    self.bundleId = bundleId
+    self.environment = environment
+    self.at = at
+  }
+}
+
+/// `entitlements verify`: checks every JWS in the files (SPEC §11) and prints one line per JWS,
+/// `verified` or the failed step, with where the JWS is.
+///
+/// A file holds one JWS, JWS lines, or a JSON document whose JWS strings are found wherever
+/// they nest, including inside the payloads of JWS (a notification's transaction and renewal
+/// info): each is verified on its own.
+///
+/// ```
+/// $ entitlements verify documents.json --bundle-id GeniusParentingAI --environment Sandbox
+/// verified  documents.json .apple_notifications[0].jws
+/// verified  documents.json .apple_notifications[0].jws > .data.signedTransactionInfo
+/// …
+/// malformed  documents.json .apple_notifications[98].jws: the JWS signature is 58 bytes, …
+/// 494 verified, 2 failed
+/// ```
+enum VerifyCommand {
+  /// The verifier the options describe, or `nil` (exit status 2) when a root cannot be read.
+  static func verifier(_ options: VerifyOptions, _ run: inout EntitlementsTool.Run)
+    -> SignedDataVerifier?
+  {
+    var roots: [TrustedRoot] = []
+    for file in options.roots {
+      do {
+        roots.append(try TrustedRoot(derRepresentation: rootCertificate(FileSystem.read(file))))
+      } catch {
+        run.errors += "\(file): not a root certificate: \(error)\n"
+        run.status = 2
+        return nil
+      }
+    }
+    return SignedDataVerifier(
+      trustedRoots: roots.isEmpty ? [.appleRootCAG3] : roots, bundleId: options.bundleId,
+      environment: options.environment, validAt: options.at)
+  }
+
+  /// Runs the command: exit status 0 when every JWS found verifies, 1 when one fails or none
+  /// is found, 2 for an unreadable file or root.
+  static func run(_ options: VerifyOptions, _ run: inout EntitlementsTool.Run) {
+    guard let verifier = verifier(options, &run) else { return }
+    var verified = 0
+    var failed = 0
+    for file in options.files {
+      let bytes: [UInt8]
+      do {
+        bytes = try FileSystem.read(file)
+      } catch {
+        run.errors += "\(file): cannot read: \(error.localizedDescription)\n"
+        run.status = 2
+        continue
+      }
+      guard let found = signedStrings(in: bytes) else {
+        run.errors += "\(file): neither JSON nor lines of compact JWS\n"
+        run.status = 2
+        continue
+      }
+      if found.isEmpty { run.output += "none  \(file): no JWS found\n" }
+      for (path, jws) in found {
+        let location = path.isEmpty || path.hasPrefix(":") ? file + path : "\(file) \(path)"
+        check(jws, at: location, verifier, &verified, &failed, &run)
+      }
+    }
+    run.output += "\(verified) verified, \(failed) failed\n"
+    if run.status == 0, failed > 0 || verified == 0 { run.status = 1 }
+  }
+
+  /// Verifies one JWS and the JWS nested in its payload.
+  private static func check(
+    _ jws: String, at location: String, _ verifier: SignedDataVerifier, _ verified: inout Int,
+    _ failed: inout Int, _ run: inout EntitlementsTool.Run, depth: Int = 0
+  ) {
+    var payload: [UInt8]?
+    do {
+      payload = try verifier.verify(jws).payload
+      verified += 1
+      run.output += "verified  \(location)\n"
+    } catch {
+      failed += 1
+      run.output +=
+        "\(error.step)  \(location): \(error.description.dropFirst(error.step.count + 2))\n"
+      // Its nested JWS are still checked, each on its own.
+      payload = try? JWS.payload(of: jws)
+    }
+    guard depth < 2, let payload, let value = try? JSONValue(parsing: payload) else { return }
+    for (path, nested) in signedStrings(in: value) {
+      check(
+        nested, at: "\(location) > \(path)", verifier, &verified, &failed, &run, depth: depth + 1)
+    }
+  }
+
+  /// Every compact JWS in a file with its JSON path (empty for a file that is one JWS, `:N`
+  /// for line N of JWS lines); nil when the file is neither.
+  static func signedStrings(in bytes: [UInt8]) -> [(path: String, jws: String)]? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let first = trimmed.first, first == "{" || first == "[" {
+      guard let value = try? JSONValue(parsing: bytes) else { return nil }
+      return signedStrings(in: value)
+    }
+    let lines = trimmed.split(whereSeparator: \.isNewline).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    var found: [(String, String)] = []
+    for (index, line) in lines.enumerated() where !line.isEmpty {
+      guard isCompactJWS(line) else { return nil }
+      found.append((lines.count == 1 ? "" : ":\(index + 1)", line))
+    }
+    return found
+  }
+
+  /// Every compact JWS string in a JSON value, with its path (`.a[0].b`), in key order.
+  static func signedStrings(in value: JSONValue, path: String = "") -> [(path: String, jws: String)]
+  {
+    switch value {
+    case .object(let members):
+      return members.keys.sorted().flatMap { key in
+        members[key].map { signedStrings(in: $0, path: "\(path).\(key)") } ?? []
+      }
+    case .array(let elements):
+      return elements.enumerated().flatMap { signedStrings(in: $1, path: "\(path)[\($0)]") }
+    case .string(let text) where isCompactJWS(text):
+      return [(path, text)]
+    default:
+      return []
+    }
+  }
+
+  /// Whether `text` looks like a compact JWS: three base64url parts, the header a JSON object
+  /// (`eyJ` is the encoding of `{"`).
+  static func isCompactJWS(_ text: String) -> Bool {
+    guard text.hasPrefix("eyJ") else { return false }
+    let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    return parts.count == 3
+      && text.utf8.allSatisfy { byte in
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+          || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+      }
+  }
+
+  /// The DER of a root certificate file: DER as is, or the first PEM certificate.
+  static func rootCertificate(_ bytes: [UInt8]) -> [UInt8] {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let begin = text.range(of: "-----BEGIN CERTIFICATE-----"),
+      let end = text.range(
+        of: "-----END CERTIFICATE-----", range: begin.upperBound..<text.endIndex),
+      let der = Data(
+        base64Encoded: String(text[begin.upperBound..<end.lowerBound]),
+        options: .ignoreUnknownCharacters)
+    else { return bytes }
+    return Array(der)
+  }
+}

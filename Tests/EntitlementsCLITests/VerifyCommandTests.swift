@@ -1,0 +1,211 @@
+import Entitlements
+import EntitlementsCLI
+import Foundation
+import Testing
+
+/// `entitlements verify`, on the generated chain's JWS (Tests/EntitlementsVerificationTests/
+/// Generated): parsed, run in process, and run as the built tool.
+@Suite("entitlements verify")
+struct VerifyCommandTests {
+  /// Generated JWS by case name, and the root certificates by name.
+  static let generated: (cases: [String: String], roots: [String: Data]) = {
+    let url = URL(
+      fileURLWithPath: path("Tests/EntitlementsVerificationTests/Generated/jws-cases.json"))
+    let file = (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any]
+    var cases: [String: String] = [:]
+    for entry in file?["cases"] as? [[String: Any]] ?? [] {
+      if let name = entry["name"] as? String, let jws = entry["jws"] as? String {
+        cases[name] = jws
+      }
+    }
+    let roots = ((file?["roots"] as? [String: String]) ?? [:]).compactMapValues {
+      Data(base64Encoded: $0)
+    }
+    return (cases, roots)
+  }()
+
+  /// A folder with: one JWS, JWS lines (one refused), a JSON document nesting a notification,
+  /// and the generated root.
+  static func folder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("verify-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let cases = generated.cases
+    let good = try #require(cases["a transaction under the Apple-shaped chain"])
+    let changed = try #require(cases["payload byte changed"])
+    let notification = try #require(cases["a production notification with its nested JWS"])
+    try good.write(to: folder.appendingPathComponent("one.jws"), atomically: true, encoding: .utf8)
+    try "\(good)\n\(changed)\n".write(
+      to: folder.appendingPathComponent("lines.txt"), atomically: true, encoding: .utf8)
+    let document = #"{"body": {"signedPayload": "\#(notification)"}, "note": "not a JWS"}"#
+    try document.write(
+      to: folder.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
+    try #require(generated.roots["root"]).write(to: folder.appendingPathComponent("root.der"))
+    return folder
+  }
+
+  @Test func parsesItsOptions() throws {
+    let command = try CommandLineArguments.parse([
+      "verify", "a.json", "b.jws", "--root", "r1.der", "--root", "r2.pem", "--bundle-id", "com.a",
+      "--environment", "sandbox", "--at", "2025-10-01",
+    ])
+    #expect(
+      command
+        == .verify(
+          VerifyOptions(
+            files: ["a.json", "b.jws"], roots: ["r1.der", "r2.pem"], bundleId: "com.a",
+            environment: .sandbox, at: Instant(millisecondsSince1970: 1_759_276_800_000))))
+    #expect(throws: UsageError.self) { try CommandLineArguments.parse(["verify"]) }
+    #expect(throws: UsageError.self) {
+      try CommandLineArguments.parse(["verify", "a", "--environment", "Prod"])
+    }
+    #expect(throws: UsageError.self) { try CommandLineArguments.parse(["verify", "a", "--root"]) }
+    #expect(throws: UsageError.self) {
+      try CommandLineArguments.parse(["explain", "a", "--bundle-id", "x"])
+    }
+  }
+
+  @Test func verifiesEveryJWSAndNamesWhereEachIs() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    let run = EntitlementsTool.run([
+      "verify", file("one.jws"), file("notification.json"), "--root", file("root.der"),
+      "--environment", "Production",
+    ])
+    // one.jws says Sandbox: refused for its environment; the notification and its two nested
+    // JWS verify.
+    #expect(run.status == 1, "\(run.output)\(run.errors)")
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 5, "\(run.output)")
+    #expect(
+      lines[0].hasPrefix("environmentMismatch  \(file("one.jws")): environment is \"Sandbox\""))
+    #expect(lines[1] == "verified  \(file("notification.json")) .body.signedPayload")
+    #expect(
+      lines[2]
+        == "verified  \(file("notification.json")) .body.signedPayload > .data.signedRenewalInfo")
+    #expect(
+      lines[3]
+        == "verified  \(file("notification.json")) .body.signedPayload > .data.signedTransactionInfo"
+    )
+    #expect(lines[4] == "3 verified, 1 failed")
+
+    let sandbox = EntitlementsTool.run([
+      "verify", file("one.jws"), "--root", file("root.der"), "--bundle-id", "com.example.app",
+    ])
+    #expect(sandbox.status == 0, "\(sandbox.output)")
+    #expect(sandbox.output == "verified  \(file("one.jws"))\n1 verified, 0 failed\n")
+  }
+
+  @Test func failuresAndApplesDefaultRoot() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    let lines = EntitlementsTool.run(["verify", file("lines.txt"), "--root", file("root.der")])
+    #expect(lines.status == 1)
+    #expect(lines.output.contains("verified  \(file("lines.txt")):1\n"))
+    #expect(lines.output.contains("invalidSignature  \(file("lines.txt")):2: "))
+    // Without --root, Apple's root is the only one trusted.
+    let apple = EntitlementsTool.run(["verify", file("one.jws")])
+    #expect(apple.status == 1)
+    #expect(apple.output.hasPrefix("untrustedRoot  \(file("one.jws")): "))
+    // At an instant after the leaf expires.
+    let late = EntitlementsTool.run([
+      "verify", file("one.jws"), "--root", file("root.der"), "--at", "2030-01-01",
+    ])
+    #expect(late.output.hasPrefix("certificateExpired  \(file("one.jws")): the leaf certificate"))
+    // Unreadable input: status 2.
+    let missing = EntitlementsTool.run(["verify", file("absent.json")])
+    #expect(missing.status == 2)
+    #expect(missing.errors.contains("absent.json: cannot read"))
+    let badRoot = EntitlementsTool.run(["verify", file("one.jws"), "--root", file("one.jws")])
+    #expect(badRoot.status == 2)
+    #expect(badRoot.errors.contains("not a root certificate"))
+    try "hello".write(
+      to: folder.appendingPathComponent("text.txt"), atomically: true, encoding: .utf8)
+    #expect(EntitlementsTool.run(["verify", file("text.txt")]).status == 2)
+    try "{}".write(
+      to: folder.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
+    let empty = EntitlementsTool.run(["verify", file("empty.json")])
+    #expect(empty.status == 1)
+    #expect(empty.output.hasSuffix("0 verified, 0 failed\n"))
+  }
+
+  /// `explain --verify`: what verifies is explained; a changed payload, an untrusted root or a
+  /// refused claim stops it (exit status 2) naming the JWS; without `--verify` the same forged
+  /// bytes would be read.
+  @Test func explainVerifiesWhatItReads() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    let verified = EntitlementsTool.run([
+      "explain", file("one.jws"), "--verify", "--root", file("root.der"), "--json",
+    ])
+    #expect(verified.status == 0, "\(verified.errors)")
+    let value = try JSONValue(parsing: Array(verified.output.utf8))
+    guard case .array(let entitlements)? = value["entitlements"] else {
+      Issue.record("no entitlements: \(verified.output)")
+      return
+    }
+    #expect(entitlements.count == 1)
+
+    // The attack: a genuine JWS whose payload says it expires in 2099, signature kept.
+    let good = try #require(Self.generated.cases["a transaction under the Apple-shaped chain"])
+    let parts = good.split(separator: ".").map(String.init)
+    let payload = try JWS.payload(of: good)
+    var object = try #require(JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+    object["expiresDate"] = 4_070_908_800_000
+    let forgedPayload = try JSONSerialization.data(withJSONObject: object)
+      .base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    let forged = [parts[0], forgedPayload, parts[2]].joined(separator: ".")
+    try forged.write(
+      to: folder.appendingPathComponent("forged.jws"), atomically: true, encoding: .utf8)
+    let refused = EntitlementsTool.run([
+      "explain", file("forged.jws"), "--verify", "--root", file("root.der"),
+    ])
+    #expect(refused.status == 2)
+    #expect(refused.output.isEmpty)
+    #expect(refused.errors.hasPrefix("\(file("forged.jws")): "), "\(refused.errors)")
+    #expect(refused.errors.contains("signature"), "\(refused.errors)")
+    // Apple's root only: the generated chain is not trusted.
+    let untrusted = EntitlementsTool.run(["explain", file("one.jws"), "--verify"])
+    #expect(untrusted.status == 2)
+    #expect(untrusted.errors.contains("root"), "\(untrusted.errors)")
+    let wrongEnvironment = EntitlementsTool.run([
+      "explain", file("one.jws"), "--verify", "--root", file("root.der"), "--environment",
+      "Production",
+    ])
+    #expect(wrongEnvironment.status == 2)
+    #expect(wrongEnvironment.errors.contains("environment"), "\(wrongEnvironment.errors)")
+    // Unverified, the forged payload is read like any other, and grants access until 2099:
+    // what --verify is for.
+    let unverified = EntitlementsTool.run([
+      "explain", file("forged.jws"), "--json", "--at", "2090-01-01",
+    ])
+    #expect(unverified.status == 0, "\(unverified.errors)")
+    let forgedValue = try JSONValue(parsing: Array(unverified.output.utf8))
+    #expect(forgedValue["entitlements"]?[0]?["status"]?["entitled"] == .bool(true))
+    let scenario = EntitlementsTool.run([
+      "explain", path("Scenarios/free-trial-then-lapse.json"), "--verify",
+    ])
+    #expect(scenario.status == 2)
+    #expect(scenario.errors.contains("not scenario files"))
+  }
+
+  /// The built tool, as a process: output and exit status.
+  @Test func endToEnd() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    let (output, errors, status) = try EndToEndTests.run([
+      "verify", file("notification.json"), "--root", file("root.der"), "--bundle-id",
+      "com.example.app", "--environment", "Production",
+    ])
+    #expect(status == 0, "\(output)\(errors)")
+    #expect(output.hasSuffix("3 verified, 0 failed\n"))
+    let (failing, _, failingStatus) = try EndToEndTests.run(["verify", file("lines.txt")])
+    #expect(failingStatus == 1)
+    #expect(failing.hasSuffix("0 verified, 2 failed\n"))
+  }
+}

@@ -1,0 +1,153 @@
+import Entitlements
+import EntitlementsVerification
+import Foundation
+import Testing
+
+/// Every real JWS Apple signed under `../shared/fixtures` (read in place): notifications with
+/// their nested transaction and renewal info, and transactions an app sent, verify against the
+/// pinned Apple Root CA - G3 at their `signedDate`, except the two stored copies whose
+/// signature was truncated (MANIFEST: geniusparenting-strapi rows 99 and 100). Apple's test
+/// payloads verify against Apple's test root, and neither they nor Xcode's verify against
+/// Apple's root.
+@Suite("Apple's signed data (fixtures)")
+struct AppleFixtureTests {
+  struct Document: CustomTestStringConvertible, Sendable {
+    var file: String
+    var bundleId: String
+    var testDescription: String { file }
+  }
+
+  static let documents = [
+    Document(
+      file: "notifications_v2/session-pro-backend/documents.json",
+      bundleId: "com.loki-project.loki-messenger"),
+    Document(
+      file: "notifications_v2/geniusparenting-strapi/documents.json", bundleId: "GeniusParentingAI"),
+    Document(file: "notifications_v2/soulmate-server/documents.json", bundleId: "cn.soulmate.elf"),
+    Document(
+      file: "notifications_v2/odeme-entegrasyonu/documents.json", bundleId: "com.armakom.qring.net"
+    ),
+    Document(
+      file: "jws_v2/session-pro-backend__sandbox_v2_notification_sequences.json",
+      bundleId: "com.loki-project.loki-messenger"),
+  ]
+
+  /// Every compact JWS in a JSON value, with its path.
+  static func signedStrings(in value: Any, path: String = "") -> [(path: String, jws: String)] {
+    if let object = value as? [String: Any] {
+      return object.keys.sorted().flatMap {
+        signedStrings(in: object[$0] ?? 0, path: path + "." + $0)
+      }
+    }
+    if let array = value as? [Any] {
+      return array.enumerated().flatMap { signedStrings(in: $1, path: path + "[\($0)]") }
+    }
+    if let text = value as? String, text.hasPrefix("eyJ"), text.split(separator: ".").count == 3 {
+      return [(path, text)]
+    }
+    return []
+  }
+
+  @Test(.enabled(if: SharedData.isPresent), arguments: documents)
+  func everyJWSVerifiesAgainstApplesRoot(_ document: Document) throws {
+    let root = try JSONSerialization.jsonObject(with: SharedData.fixture(document.file))
+    let verifier = SignedDataVerifier(bundleId: document.bundleId, environment: .sandbox)
+    var verified = 0
+    var nestedVerified = 0
+    var failures: [String] = []
+    for (path, jws) in Self.signedStrings(in: root) {
+      do {
+        let payload = try verifier.verify(jws)
+        #expect(payload.certificateChain.count == 3)
+        #expect(payload.validAt == payload.signedDate)
+        if payload.isNotification {
+          let notification = try verifier.verifyNotification(jws)
+          nestedVerified +=
+            [notification.transaction, notification.renewalInfo]
+            .compactMap { $0 }.count
+        }
+        verified += 1
+      } catch {
+        failures.append("\(path): \(error)")
+      }
+    }
+    if document.file.contains("geniusparenting") {
+      // Rows 99 and 100 of the dump: a 78-character signature (58 bytes).
+      let rows = try #require((root as? [String: Any])?["apple_notifications"] as? [[String: Any]])
+      let truncated = rows.enumerated().filter { ["99", "100"].contains($1["row_id"] as? String) }
+        .map { ".apple_notifications[\($0.offset)].jws" }
+      #expect(truncated.count == 2)
+      #expect(
+        failures.sorted()
+          == truncated.sorted().map {
+            "\($0): malformed: the JWS signature is 58 bytes, expected 64 (r ‖ s)"
+          })
+    } else {
+      #expect(failures.isEmpty, "\(failures)")
+    }
+    #expect(verified > 0)
+    print(
+      "\(document.file): \(verified) JWS verified, \(nestedVerified) nested, \(failures.count) refused"
+    )
+  }
+
+  static func jws(_ name: String) throws -> String {
+    String(decoding: try SharedData.fixture("jws_v2/\(name)"), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The last `x5c` certificate of a JWS.
+  static func lastCertificate(of jws: String) throws -> [UInt8] {
+    var header = String(jws.prefix { $0 != "." })
+    header = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    while header.count % 4 != 0 { header += "=" }
+    let json = try #require(Data(base64Encoded: header))
+    let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+    let last = try #require((object?["x5c"] as? [String])?.last)
+    return Array(try #require(Data(base64Encoded: last)))
+  }
+
+  static let mocks = [
+    "apple-asl-python__mock_transactionInfo.jws", "apple-asl-python__mock_renewalInfo.jws",
+    "apple-asl-python__mock_testNotification.jws",
+  ]
+
+  @Test(.enabled(if: SharedData.isPresent), arguments: mocks)
+  func applesTestPayloadsVerifyAgainstTheirTestRootOnly(_ name: String) throws {
+    let jws = try Self.jws(name)
+    let testRoot = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
+    let verifier = SignedDataVerifier(
+      trustedRoots: [testRoot], bundleId: "com.example", environment: .sandbox)
+    let payload = try verifier.verify(jws)
+    #expect(payload.environment == .sandbox)
+    let apple = SignedDataVerifier(bundleId: "com.example", environment: .sandbox)
+    #expect(throws: SignatureVerificationError.untrustedRoot) { try apple.verify(jws) }
+  }
+
+  /// Xcode's payloads and their `signedDate` (`receiptCreationDate` for the app transaction),
+  /// written with a fraction of a millisecond.
+  static let xcode: [String: Int64] = [
+    "apple-asl-python__xcode-signed-transaction.jws": 1_697_679_936_056,
+    "apple-asl-python__xcode-signed-renewal-info.jws": 1_697_679_936_711,
+    "apple-asl-python__xcode-signed-app-transaction.jws": 1_697_680_122_257,
+  ]
+
+  @Test(.enabled(if: SharedData.isPresent), arguments: xcode.keys.sorted())
+  func xcodePayloadsVerifyOnlyAgainstTheirOwnCertificate(_ name: String) throws {
+    let jws = try Self.jws(name)
+    for environment in [StoreEnvironment.production, .sandbox, .xcode] {
+      let apple = SignedDataVerifier(bundleId: nil, environment: environment)
+      #expect(throws: SignatureVerificationError.invalidChainLength(1)) { try apple.verify(jws) }
+    }
+    let xcodeCertificate = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
+    let verifier = SignedDataVerifier(
+      trustedRoots: [xcodeCertificate, .appleRootCAG3],
+      bundleId: "com.example.naturelab.backyardbirds.example", environment: .xcode)
+    #expect(verifier.trustedRoots == [xcodeCertificate])
+    let payload = try verifier.verify(jws)
+    #expect(payload.environment == .xcode)
+    // Fractional milliseconds are truncated, as Apple's libraries do.
+    #expect(payload.signedDate?.millisecondsSince1970 == Self.xcode[name])
+  }
+}
