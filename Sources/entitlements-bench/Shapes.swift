@@ -255,7 +255,9 @@ enum Shapes {
       let work = shape.prepare(n)
       return (0..<3).map { _ in seconds { sink &+= work() } }.min() ?? 0
     }
-    for shape in timed {
+    // BENCH_SHAPE runs the shapes whose name contains it (for profiling).
+    let only = ProcessInfo.processInfo.environment["BENCH_SHAPE"]
+    for shape in timed where only.map({ shape.name.contains($0) }) ?? true {
       let (smallTime, largeTime) = (bestOfThree(shape, small), bestOfThree(shape, large))
       print(
         "    \(shape.name.padding(toLength: 52, withPad: " ", startingAt: 0))"

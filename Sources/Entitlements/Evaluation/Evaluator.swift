@@ -4,7 +4,7 @@
 /// Pure and deterministic: no I/O, no clock, no global state. The same history gives the same
 /// evaluation whatever the order of its entries, and an entry given twice counts once.
 ///
-/// The rules run in the order of SPEC.md: one record per purchase (§3), a type and an
+/// The rules run in the order of SPEC (<doc:Rules>): one record per purchase (§3), a type and an
 /// entitlement for each (§2), the coverage of each entry (§4), periods and lapses (§5), and
 /// the renewal windows (§6), scaled in the sandbox (§7). The status at an instant (§5) and the
 /// readable releases (§8) are asked of the result.
@@ -57,12 +57,16 @@ public struct Evaluator: Sendable {
     let recoveries = history.billingRecoveries.sorted {
       $0.originalTransactionID < $1.originalTransactionID
     }
+    // By subscription, so that each entitlement finds its own with a search.
+    let appleStatuses = history.appleStatuses.sorted {
+      $0.originalTransactionID < $1.originalTransactionID
+    }
     var entitlements: [EntitlementEvaluation] = []
     entitlements.reserveCapacity(classification.groups.count)
     for position in classification.groups.indices {
       let evaluation = evaluate(
         &classification.groups[position], of: entries, evidence: evidence,
-        recoveries: recoveries, appleStatuses: history.appleStatuses,
+        recoveries: recoveries, appleStatuses: appleStatuses,
         environment: history.environment)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       entitlements.append(evaluation)
@@ -83,6 +87,7 @@ public struct Evaluator: Sendable {
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
     appleStatuses: [AppleStatusReport], environment: StoreEnvironment
   ) -> EntitlementEvaluation {
+    // `recoveries` and `appleStatuses` are sorted by subscription.
     // Moved out of the group, so that the coverage rules fill the records in place, with no
     // copy.
     var records: [CoverageRecord] = []
@@ -137,9 +142,19 @@ public struct Evaluator: Sendable {
     // Apple's statuses of this entitlement's subscriptions, for the agreement report.
     var ownStatuses: [AppleStatusReport] = []
     if !appleStatuses.isEmpty {
-      let ids = subscriptions()
-      ownStatuses = appleStatuses.filter { ids.contains($0.originalTransactionID) }
-        .sorted { ($0.at, $0.rawStatus) < ($1.at, $1.rawStatus) }
+      for subscription in subscriptions() {
+        var index = appleStatuses.partitionPoint { $0.originalTransactionID >= subscription }
+        while index < appleStatuses.count,
+          appleStatuses[index].originalTransactionID == subscription
+        {
+          ownStatuses.append(appleStatuses[index])
+          index += 1
+        }
+      }
+      ownStatuses.sort {
+        ($0.at, $0.rawStatus, $0.originalTransactionID)
+          < ($1.at, $1.rawStatus, $1.originalTransactionID)
+      }
     }
     let timeline = EntitlementTimeline(
       id: group.id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
@@ -207,8 +222,8 @@ public struct Evaluator: Sendable {
     after end: Instant, evidence: SubscriptionEvidence,
     of subscriptions: () -> Set<OriginalTransactionID>
   ) -> Interval? {
-    guard !end.isDistantFuture,
-      evidence.infos.contains(where: { ($0.gracePeriodExpiresDate ?? end) > end })
+    // One comparison, not a pass over every subscription's infos for each entitlement.
+    guard !end.isDistantFuture, let latest = evidence.latestGracePeriodEnd, latest > end
     else { return nil }
     let ids = subscriptions()
     var graceEnd = end

@@ -60,16 +60,16 @@ enum LapseRules {
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
-      // What Apple stated about the subscriptions whose coverage ended at the gap.
-      var statements: [Statement] = []
-      while nextEnding < endings.count, endings[nextEnding].end <= gap.start {
-        let ending = endings[nextEnding]
-        nextEnding += 1
-        guard ending.end == gap.start else { continue }
-        statements.append(
+      let firstEnding = nextEnding
+      while nextEnding < endings.count, endings[nextEnding].end <= gap.start { nextEnding += 1 }
+      /// What Apple stated about the subscriptions whose coverage ended at the gap: read only
+      /// when neither a refund nor a recovery explains it.
+      func statements() -> [Statement] {
+        endings[firstEnding..<nextEnding].filter { $0.end == gap.start }.map { ending in
           evidence.statement(
-            about: ending.subscription, from: ending.start, before: gap.end,
-            includingUndated: ending.isFinal))
+            about: coverage.entries[ending.entry].originalTransactionID, from: ending.start,
+            before: gap.end, includingUndated: ending.isFinal)
+        }
       }
       if furthestEnd > gap.start {
         lapses.append(Lapse(interval: gap, cause: .refund))
@@ -78,7 +78,7 @@ enum LapseRules {
       {
         lapses.append(Lapse(interval: gap, cause: .billingError))
       } else {
-        lapses.append(cause(of: gap, statements, couldBeRecovery: couldBeRecovery))
+        lapses.append(cause(of: gap, statements(), couldBeRecovery: couldBeRecovery))
       }
     }
     return lapses
@@ -102,39 +102,76 @@ enum LapseRules {
     return Lapse(interval: gap, cause: .unknown)
   }
 
-  /// Where each subscription's coverage ends: for each end, the subscription, the latest start
-  /// of its coverage ending there, and whether it is the subscription's last end; by end.
+  /// Where each subscription's coverage ends: for each end, the subscription (by the index
+  /// of an entry of it), the latest start of its coverage ending there, and whether it is the
+  /// subscription's last end; by end. Entries are named by index, so that sorting and keeping
+  /// endings copies no string.
   static func endings(of coverage: CoverageList)
-    -> [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)]
+    -> [(end: Instant, entry: Int, start: Instant, isFinal: Bool)]
   {
-    var endings:
-      [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)] = []
+    let entries = coverage.entries
+    var endings: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] = []
+    endings.reserveCapacity(coverage.records.count)
     for record in coverage.records {
       guard let interval = record.interval else { continue }
-      endings.append(
-        (
-          interval.end, coverage.entries[record.entryIndex].originalTransactionID, interval.start,
-          false
-        ))
+      endings.append((interval.end, record.entryIndex, interval.start, false))
     }
+    // Coverage in canonical order usually ends in order too (renewals follow each other):
+    // then it needs no sort.
+    let inOrder = zip(endings, endings.dropFirst()).allSatisfy { $0.end < $1.end }
+    if !inOrder {
+      sortByEnd(&endings, entries)
+    }
+    return Self.uniqueAndFinal(endings, entries)
+  }
+
+  private static func sortByEnd(
+    _ endings: inout [(end: Instant, entry: Int, start: Instant, isFinal: Bool)],
+    _ entries: [ReceiptEntry]
+  ) {
     endings.sort {
-      ($0.end, $0.subscription, $0.start) < ($1.end, $1.subscription, $1.start)
+      if $0.end != $1.end { return $0.end < $1.end }
+      let (first, second) = (
+        entries[$0.entry].originalTransactionID, entries[$1.entry].originalTransactionID
+      )
+      return first != second ? first < second : $0.start < $1.start
     }
+  }
+
+  /// One ending per end and subscription, each marked when it is its subscription's last.
+  private static func uniqueAndFinal(
+    _ endings: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)],
+    _ entries: [ReceiptEntry]
+  ) -> [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] {
     // One per end and subscription (its latest start), the last of each subscription final.
-    var unique:
-      [(end: Instant, subscription: OriginalTransactionID, start: Instant, isFinal: Bool)] = []
-    var last: [OriginalTransactionID: Int] = [:]
+    var unique: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] = []
+    unique.reserveCapacity(endings.count)
     for ending in endings {
       if let previous = unique.last, previous.end == ending.end,
-        previous.subscription == ending.subscription
+        entries[previous.entry].originalTransactionID
+          == entries[ending.entry].originalTransactionID
       {
         unique[unique.count - 1].start = max(previous.start, ending.start)
         continue
       }
-      last[ending.subscription] = unique.count
       unique.append(ending)
     }
-    for position in last.values { unique[position].isFinal = true }
+    // The last ending of each subscription, found from the end: a history has few
+    // subscriptions, so they are compared in a short list (a set past eight), never hashed
+    // per ending.
+    var seen: [OriginalTransactionID] = []
+    var seenMany: Set<OriginalTransactionID>?
+    for position in unique.indices.reversed() {
+      let subscription = entries[unique[position].entry].originalTransactionID
+      if seenMany != nil {
+        guard seenMany?.insert(subscription).inserted == true else { continue }
+      } else {
+        guard !seen.contains(subscription) else { continue }
+        seen.append(subscription)
+        if seen.count > 8 { seenMany = Set(seen) }
+      }
+      unique[position].isFinal = true
+    }
     return unique
   }
 }

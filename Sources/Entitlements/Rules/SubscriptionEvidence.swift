@@ -26,6 +26,8 @@ struct SubscriptionEvidence {
   let infos: [RenewalInfo]
   /// Notifications by subscription, then date.
   let notifications: [NotificationEvidence]
+  /// The latest grace period end any renewal info states: no grace period can end later.
+  let latestGracePeriodEnd: Instant?
 
   /// The evidence of a history. Infos of one subscription signed at one instant that
   /// disagree keep the first in the order of ``RenewalInfo/precedes(_:_:)``, so that the
@@ -64,6 +66,7 @@ struct SubscriptionEvidence {
       }
     }
     self.infos = unique
+    latestGracePeriodEnd = unique.lazy.compactMap(\.gracePeriodExpiresDate).max()
     self.notifications =
       notifications.count < 2
       ? notifications
