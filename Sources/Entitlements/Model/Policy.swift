@@ -1,5 +1,5 @@
-/// The choices SPEC.md marks **policy**: rules a backend may want to change, each with the
-/// SPEC's default.
+/// The choices SPEC (<doc:Rules>) marks **policy**: rules a backend may want to change, each
+/// with the SPEC's default.
 ///
 /// A policy is valid by construction: its fields are read-only, and the initializer that
 /// takes them rejects a value no rule can use, naming the field (``PolicyError``).
