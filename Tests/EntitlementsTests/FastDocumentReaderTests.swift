@@ -40,6 +40,32 @@ struct FastDocumentReaderTests {
   }
 
   /// The comparison behind the agreement: the same value of the same type, nothing else.
+  /// Keys of two kinds of document at once: neither reader picks one kind and drops the other
+  /// kind's keys; both refuse the document, naming the kinds.
+  @Test(arguments: [
+    #"{"notificationType": "DID_RENEW", "status": 0, "latest_receipt_info": []}"#,
+    #"{"signedTransactions": [], "status": 0, "latest_receipt_info": []}"#,
+    #"{"data": [], "notification_type": "INITIAL_BUY", "latest_receipt_info": []}"#,
+    #"{"notificationHistory": [], "notificationType": "SUBSCRIBED", "signedDate": 1}"#,
+    #"{"transactionId": "1", "productId": "p", "status": 0}"#,
+    #"{"originalTransactionId": "1", "notificationType": "EXPIRED"}"#,
+    #"{"signedPayload": "a.b.c", "transactionId": "1"}"#,
+  ])
+  func documentsOfTwoKindsAreRefused(_ text: String) {
+    let bytes = Array(text.utf8)
+    #expect(FastDocumentReader.read(bytes) == nil)
+    do {
+      let document = try DocumentReader.read(bytes)
+      Issue.record("read as \(document)")
+    } catch {
+      guard case .unrecognizedDocument(let reason) = error else {
+        Issue.record("not refused as ambiguous: \(error)")
+        return
+      }
+      #expect(reason.contains("2 kinds of document at once"), "\(reason)")
+    }
+  }
+
   @Test func documentsAreTheSameOnlyWhenEqualAndOfOneType() throws {
     let receipt = Array(#"{"status": 0, "latest_receipt_info": []}"#.utf8)
     let otherStatus = Array(#"{"status": 21006, "latest_receipt_info": []}"#.utf8)
@@ -83,7 +109,7 @@ struct FastDocumentReaderTests {
     #expect(result.fast)
   }
 
-  /// CatalogProduct ids of one length that differ only inside, repeated and alternating: each entry
+  /// Product ids of one length that differ only inside, repeated and alternating: each entry
   /// keeps its own (the reader reuses the last id's `String` only for the same bytes), and
   /// names one byte away from a known key are unknown keys, skipped as the general reader
   /// skips them.
@@ -139,7 +165,7 @@ struct FastDocumentReaderTests {
     #expect(response.entries.map(\.transactionID.rawValue) == products.indices.map(String.init))
   }
 
-  /// CatalogProduct ids and original transaction ids recur among more than the reader remembers of
+  /// Product ids and original transaction ids recur among more than the reader remembers of
   /// each kind (four): each is read exactly, whichever place it took. Ids that alternate
   /// among a few share one string per id (the evaluator recognises them by their storage).
   @Test func recurringIDsAreReadExactlyAndShared() throws {

@@ -60,7 +60,7 @@ struct VerifyingReaderTests {
         Issue.record("not a refusal: \(error)")
         return
       }
-      #expect(refusedPath.hasPrefix(path), "\(refusedPath)")
+      #expect(refusedPath == path)
       #expect(reason.contains(step), "\(reason)")
     }
     // Unverified, the reader would have read it: the verifier is what refuses it.
@@ -92,15 +92,78 @@ struct VerifyingReaderTests {
     }
   }
 
+  /// A verifier of the caller's own plugs into the reader: what it refuses is refused, named
+  /// by path and with its error; what it returns is what is read.
+  @Test func aCallersOwnVerifierDecides() throws {
+    struct Refused: Error, CustomStringConvertible {
+      var description: String { "revoked by our own check" }
+    }
+    struct OwnVerifier: SignedPayloadVerifier {
+      var accepted: String
+      func verifiedPayload(of compactJWS: String) throws -> [UInt8] {
+        guard compactJWS == accepted else { throw Refused() }
+        return Array(
+          #"{"transactionId": "5", "originalTransactionId": "5", "productId": "p", "purchaseDate": 0, "expiresDate": 1000}"#
+            .utf8)
+      }
+    }
+    let page = Self.bytes(#"{"signedTransactions": ["h.p.s", "h.q.s"], "hasMore": false}"#)
+    do throws(ReadError) {
+      _ = try DocumentReader.read(page, verifier: OwnVerifier(accepted: "h.p.s"))
+      Issue.record("the refused JWS was read")
+    } catch {
+      #expect(
+        error
+          == .signatureRejected(path: "signedTransactions[1]", reason: "revoked by our own check"))
+    }
+    let single = Self.bytes(#"{"signedTransactions": ["h.p.s"], "hasMore": false}"#)
+    let read = try DocumentReader.read(single, verifier: OwnVerifier(accepted: "h.p.s"))
+    #expect(read.entries.map(\.transactionID) == ["5"])
+  }
+
   /// A verifying reader reads only signed documents: a plain JSON transaction, which anyone
   /// can write, is refused.
   @Test func anUnsignedDocumentIsRefused() throws {
     let plain = Self.bytes(
       #"{"transactionId": "1", "originalTransactionId": "1", "productId": "p", "purchaseDate": 0, "expiresDate": 4070908800000}"#
     )
-    #expect(throws: ReadError.self) {
-      try DocumentReader.read(plain, verifier: Self.verifier(.sandbox))
+    let verifier = try Self.verifier(.sandbox)
+    #expect(
+      throws: ReadError.signatureRejected(
+        path: "(document)", reason: "not signed: a verifying reader reads only signed documents")
+    ) {
+      try DocumentReader.read(plain, verifier: verifier)
     }
     #expect((try? DocumentReader.read(plain)) != nil)
+  }
+
+  /// Unsigned keys beside a signed container do not pass for signed: a body with keys of two
+  /// kinds of document is refused, with a verifier and without (where it would otherwise be
+  /// read as the unsigned kind).
+  @Test func unsignedKeysBesideSignedOnesAreRefused() throws {
+    let good = try Self.named("a transaction under the Apple-shaped chain").jws
+    let forged =
+      #"[{"product_id": "p", "transaction_id": "9", "original_transaction_id": "9", "#
+      + #""purchase_date_ms": "1700000000000", "expires_date_ms": "4070908800000"}]"#
+    let bodies = [
+      #"{"data": [], "notification_type": "INITIAL_BUY", "latest_receipt_info": \#(forged)}"#,
+      #"{"signedTransactions": ["\#(good)"], "status": 0, "latest_receipt_info": \#(forged)}"#,
+      #"{"notificationHistory": [], "notificationType": "SUBSCRIBED", "signedDate": 1}"#,
+    ]
+    let verifier = try Self.verifier(.sandbox)
+    for body in bodies {
+      for reader in [verifier, nil] as [SignedDataVerifier?] {
+        do throws(ReadError) {
+          let document = try DocumentReader.read(Self.bytes(body), verifier: reader)
+          Issue.record("read as \(document): \(body)")
+        } catch {
+          guard case .unrecognizedDocument(let reason) = error else {
+            Issue.record("not refused as ambiguous: \(error)")
+            continue
+          }
+          #expect(reason.contains("kinds of document at once"), "\(reason)")
+        }
+      }
+    }
   }
 }

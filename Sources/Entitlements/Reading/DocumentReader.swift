@@ -153,6 +153,15 @@ public enum DocumentReader {
     value: JSONValue, depth: Int, fast: Bool, payloads: SignedPayloads
   ) throws(ReadError) -> AppStoreDocument {
     let members = try value.documentObject(at: "")
+    // A document of two kinds at once is no document Apple sends: read as either, it would
+    // let the keys of one pass for the other (with a verifier, unsigned keys beside signed
+    // ones). Both readers refuse it.
+    let kinds = Self.kinds(of: members)
+    guard kinds.count <= 1 else {
+      throw .unrecognizedDocument(
+        "keys of \(kinds.count) kinds of document at once (\(kinds.joined(separator: ", "))): "
+          + "no document Apple sends has them together")
+    }
     if case .string(let compact) = members["signedPayload"], depth < 2 {
       let payload = try payloads.payload(of: compact, at: "signedPayload")
       do throws(ReadError) {
@@ -208,6 +217,34 @@ public enum DocumentReader {
     throw .unrecognizedDocument(
       "none of notificationType, notification_type, signedTransactions, notificationHistory, "
         + "data, status, receipt, latest_receipt_info, transactionId, originalTransactionId")
+  }
+}
+
+extension DocumentReader {
+  /// The kinds of document whose keys `members` has, each named by its first key found: a
+  /// notification body (`signedPayload`), a v2 notification (`notificationType`), a v1
+  /// notification (`notification_type`, whose old shapes also carry verifyReceipt's keys), a
+  /// page of an API response (`signedTransactions`, `notificationHistory`, `data` as an
+  /// array), a verifyReceipt response (`status`, `receipt`, `latest_receipt_info`), a decoded
+  /// transaction or renewal info (`transactionId`, `originalTransactionId`).
+  static func kinds(of members: [String: JSONValue]) -> [String] {
+    var kinds: [String] = []
+    for key in [
+      "signedPayload", "notificationType", "notification_type", "signedTransactions",
+      "notificationHistory",
+    ] where members[key] != nil {
+      kinds.append(key)
+    }
+    if members["data"]?.isArray == true { kinds.append("data") }
+    if members["notification_type"] == nil,
+      let key = ["status", "receipt", "latest_receipt_info"].first(where: { members[$0] != nil })
+    {
+      kinds.append(key)
+    }
+    if let key = ["transactionId", "originalTransactionId"].first(where: { members[$0] != nil }) {
+      kinds.append(key)
+    }
+    return kinds
   }
 }
 

@@ -68,6 +68,8 @@ struct FastDocumentReader {
     case offerIdentifier, offerDiscountType, isUpgraded, inAppOwnershipType, type
     case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
     case gracePeriodExpiresDate, priceIncreaseStatus
+    // The App Store Server API's pages: left to the general reader.
+    case signedTransactions, notificationHistory
     // Read by no schema but written by Apple in every entry: known so that the key predicted
     // after them can be checked without a lookup (see ``Followers``).
     case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
@@ -310,7 +312,9 @@ struct FastDocumentReader {
       case .latest_receipt: latestReceipt = try reader.string()
       case .receipt: receipt = try reader.receiptObject()
       case .latest_receipt_info: latestReceiptInfo = try reader.entries()
-      case .latest_expired_receipt_info, .signedPayload: throw GiveUp()
+      case .latest_expired_receipt_info, .signedPayload, .signedTransactions,
+        .notificationHistory:
+        throw GiveUp()
       case .pending_renewal_info: pending = try reader.renewalInfos()
       case .unified_receipt: unified = try reader.receiptObject()
       case .notification_type, .notificationType: notificationType = try reader.string()
@@ -324,6 +328,17 @@ struct FastDocumentReader {
     }
     skipWhitespace()
     guard index == bytes.count else { throw GiveUp() }
+    // Keys of two kinds of document at once: the general reader refuses it, and says why
+    // (``DocumentReader``'s `kinds(of:)`).
+    let receiptKeys =
+      !seen.contains(.notification_type)
+      && (seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info))
+    let payloadKeys = seen.contains(.transactionId) || seen.contains(.originalTransactionId)
+    let kindCount = [
+      seen.contains(.notificationType), seen.contains(.notification_type), receiptKeys,
+      payloadKeys,
+    ].filter { $0 }.count
+    guard kindCount <= 1 else { throw GiveUp() }
     let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
     let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
     let topEnvironment = environment.flatMap(StoreEnvironment.init(appleName:))

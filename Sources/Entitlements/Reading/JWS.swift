@@ -1,8 +1,9 @@
 /// The payload of a JWS in compact form (`header.payload.signature`), decoded from base64url.
 ///
-/// - Important: This does **not** verify the signature. A backend must verify Apple's signed
-///   payloads (the x5c chain to Apple Root CA - G3) before trusting them; this library reads
-///   what the backend has already verified, so that it needs no cryptography dependency.
+/// - Important: `JWS.payload(of:)` decodes only: it verifies **nothing** (not the signature,
+///   not the x5c chain to Apple Root CA - G3), so anyone can forge what it returns. To verify,
+///   read with `DocumentReader.read(_:verifier:)` and a `SignedDataVerifier` from the
+///   `EntitlementsVerification` library: every JWS is then verified before it is read.
 ///
 /// ```swift
 /// let json = try JWS.payload(of: signedTransactionInfo)

@@ -1,10 +1,11 @@
 /// An App Store Server Notification, version 2, decoded (`responseBodyV2DecodedPayload`).
 ///
 /// `data.signedTransactionInfo` and `data.signedRenewalInfo` are JWS strings: their payloads
-/// are decoded (see ``JWS``: signatures are **not** verified here); an already-decoded object in
-/// their place is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery
-/// evidence. ``appleStatus`` is Apple's own status at ``timestamp`` (1 active, 2 expired,
-/// 3 billing retry, 4 grace period, 5 revoked).
+/// are decoded, and verified first only by ``DocumentReader/read(_:verifier:)`` given a verifier
+/// (``init(json:)`` verifies **nothing**, see ``JWS``); an already-decoded object in their place
+/// is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery evidence.
+/// ``appleStatus`` is Apple's own status at ``timestamp`` (1 active, 2 expired, 3 billing retry,
+/// 4 grace period, 5 revoked).
 ///
 /// ```swift
 /// let notification = try ServerNotification(json: JWS.payload(of: signedPayload))

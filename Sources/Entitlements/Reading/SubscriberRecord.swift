@@ -108,7 +108,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// Folds one document the reader returned, as its own type (one switch, rather than one
-  /// per property of the wrapped document).
+  /// per property of the wrapped document); the same as folding the wrapped document (SPEC
+  /// §10).
+  ///
+  /// ```swift
+  /// var record = SubscriberRecord()
+  /// record.fold(try DocumentReader.read(notificationBody, verifier: verifier))
+  /// ```
   ///
   /// - Parameter document: A document from ``DocumentReader``.
   public mutating func fold(_ document: AppStoreDocument) {
@@ -143,7 +149,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// - Complexity: O(n log n + u log u) for n entries and u upgrade evidences.
   public var history: PurchaseHistory {
     let upgradesBySubscription = Dictionary(grouping: upgrades, by: \.originalTransactionID)
-      .mapValues { $0.sorted { $0.upgradedAt < $1.upgradedAt } }
+      .mapValues {
+        $0.sorted { ($0.upgradedAt, $0.newTransactionID) < ($1.upgradedAt, $1.newTransactionID) }
+      }
     let order = ReceiptEntry.canonicalOrder(of: entries)
     let ordered = order.map { index in
       upgradesBySubscription.isEmpty
@@ -162,9 +170,13 @@ public struct SubscriberRecord: Hashable, Sendable {
       billingRecoveries: recoveries.sorted {
         ($0.renewedAt, $0.originalTransactionID) < ($1.renewedAt, $1.originalTransactionID)
       },
+      // Every field in the order, so that no set's iteration order reaches the history.
       notifications: notifications.sorted {
         ($0.signedDate, $0.originalTransactionID, $0.rawType, $0.rawSubtype ?? "")
           < ($1.signedDate, $1.originalTransactionID, $1.rawType, $1.rawSubtype ?? "")
+          || (($0.signedDate, $0.originalTransactionID, $0.rawType, $0.rawSubtype ?? "")
+            == ($1.signedDate, $1.originalTransactionID, $1.rawType, $1.rawSubtype ?? "")
+            && ($0.transactionID?.rawValue ?? "") < ($1.transactionID?.rawValue ?? ""))
       },
       appleStatuses: appleStatuses.sorted {
         ($0.at, $0.originalTransactionID, $0.rawStatus) < (
