@@ -166,20 +166,28 @@ struct BatchEvaluation: Sendable {
     return results.values
   }
 
-  /// The outputs of one batch, written by several threads, each to its own places.
+  /// The outputs of one batch, written by several threads, each to its own places: one
+  /// buffer allocated up front, so that no thread touches another's element or the buffer's
+  /// owner (a Swift array written from several threads would be an exclusivity violation).
   private final class Results: @unchecked Sendable {
     // Each index is written by exactly one thread, and read after all have finished
     // (concurrentPerform returns when every iteration has).
-    private var storage: [(bytes: [UInt8], failed: Bool)]
+    private let storage: UnsafeMutableBufferPointer<(bytes: [UInt8], failed: Bool)>
 
     init(count: Int) {
-      storage = Array(repeating: ([], false), count: count)
+      storage = .allocate(capacity: count)
+      storage.initialize(repeating: (bytes: [], failed: false))
+    }
+
+    deinit {
+      storage.deinitialize()
+      storage.deallocate()
     }
 
     func set(_ index: Int, _ value: (bytes: [UInt8], failed: Bool)) {
-      storage.withUnsafeMutableBufferPointer { $0[index] = value }
+      storage[index] = value
     }
 
-    var values: [(bytes: [UInt8], failed: Bool)] { storage }
+    var values: [(bytes: [UInt8], failed: Bool)] { Array(storage) }
   }
 }

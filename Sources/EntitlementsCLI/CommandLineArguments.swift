@@ -263,9 +263,17 @@ public enum CommandLineArguments {
         --html REPORT.html
                         also write one self-contained page with the explanation and its
                         timeline (spanning the history, and the instant when --at is given)
+        --verify        verify every JWS before it is read (Apple Root CA - G3 unless
+                        --root is given); only signed documents are read, and a refusal
+                        names the JWS and the failed step
+        --root DER, --bundle-id ID, --environment ENV
+                        with --verify: as for entitlements verify
 
-      Exit status: 0, or 2 for bad usage or an unreadable file (a verifyReceipt status other
-      than 0 and 21006 is unreadable: the message names the code and what to do).
+      Without --verify, JWS are decoded, not verified.
+
+      Exit status: 0, or 2 for bad usage, an unreadable file or a refused signature (a
+      verifyReceipt status other than 0 and 21006 is unreadable: the message names the code
+      and what to do).
       """
     case "evaluate":
       """
@@ -279,7 +287,8 @@ public enum CommandLineArguments {
                "entitled": ..., "state": ..., "expiresAt": ..., "reason": ..., "willRenew": ...,
                and the other keys of explain --json's "status"}], "subscriber": "ID"}
 
-      Each DOCUMENT is any document Apple sends, as a JSON value or a JWS string. A line that
+      Each DOCUMENT is any document Apple sends, as a JSON value or a JWS string (decoded, not
+      verified: give it what your backend verified on arrival). A line that
       cannot be read gives {"error": "...", "line": N, "subscriber": "ID" or null} and the
       stream goes on. N counts entries the reader dropped and what evaluation noted: explain
       shows them. Memory does not grow with the number of subscribers.
@@ -290,7 +299,8 @@ public enum CommandLineArguments {
 
       A progress line goes to standard error when it is a terminal.
 
-      Exit status: 0 every line evaluated, 1 a line failed, 2 bad usage or unreadable input.
+      Exit status: 0 every line evaluated, 1 a line failed, 2 bad usage, unreadable input or
+      output that cannot be written.
       """
     case "timeline":
       """

@@ -31,14 +31,29 @@ enum StandardStreams {
     return Array(data)
   }
 
-  /// Writes all of `bytes` to a file descriptor.
+  /// Writes all of `bytes` to a file descriptor, retrying when interrupted or when a
+  /// non-blocking pipe is full. Output that cannot be written stops the process with status 2
+  /// and says why: a batch whose answers are lost must not exit as if they were written.
   static func write(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count, let base = buffer.baseAddress {
         let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-        guard written > 0 else { return }
-        offset += written
+        if written > 0 {
+          offset += written
+          continue
+        }
+        if written < 0, errno == EINTR { continue }
+        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          usleep(1_000)
+          continue
+        }
+        let reason = written < 0 ? String(cString: strerror(errno)) : "nothing written"
+        if descriptor != 2 {
+          let message = Array("entitlements: cannot write output: \(reason)\n".utf8)
+          _ = message.withUnsafeBytes { systemWrite(2, $0.baseAddress, $0.count) }
+        }
+        exit(2)
       }
     }
   }
