@@ -54,7 +54,7 @@ enum Bench {
     }
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
-    // `--only core|end|batch|scale|shapes|verify` runs one part (for profiling).
+    // `--only latency|process|core|end|batch|scale|shapes|verify` runs one part.
     let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
       CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
     }

@@ -68,9 +68,16 @@ enum WholeProcess {
         line += String(format: "\n        ratio: %.1fx the peer", measure.seconds / ours.seconds)
       }
       print(line)
-      if shape == .payloads, count == 100_000 || quick {
+      // The peer is one process: the ratio per core compares one core with one core.
+      if count < 1_000_000 {
         let single = median(repeats) { Tool.run(arguments + ["--jobs", "1"]) }
         print("        --jobs 1: " + describe(single, count: count, what: "one core"))
+        if let peerMeasure {
+          print(
+            String(
+              format: "        ratio per core: %.1fx the peer", peerMeasure.seconds / single.seconds
+            ))
+        }
       }
       if shape == .payloads { figures[count] = (ours, peerMeasure) }
     }
@@ -237,7 +244,8 @@ enum WholeProcess {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Benchmarks/peer.py").path
       guard FileManager.default.fileExists(atPath: script) else { return nil }
-      let check = spawn(["/usr/bin/env", "python3", "-c", "import orjson"], output: "/dev/null")
+      let check = spawnDirectly(
+        ["/usr/bin/env", "python3", "-c", "import orjson"], output: "/dev/null")
       guard check.status == 0 else { return nil }
       return Peer(python: "/usr/bin/env", script: script)
     }
@@ -249,7 +257,29 @@ enum WholeProcess {
 
   /// Runs `arguments` (the first an absolute path) with standard output to `output`, and
   /// measures its time and its own max RSS.
+  ///
+  /// The RSS is GNU time's (`/usr/bin/time -f %M`): Linux counts in a child's maximum RSS
+  /// the memory of the process it was spawned from (kept across `exec`), so this process,
+  /// large after the latency part, cannot measure its children itself. GNU time is small, and
+  /// its own child's figure is the command's alone.
   static func spawn(_ arguments: [String], output: String) -> Measure {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else {
+      var measure = spawnDirectly(arguments, output: output)
+      measure.megabytes = .nan
+      return measure
+    }
+    let report = NSTemporaryDirectory() + "/entitlements-bench-rss-\(getpid())"
+    var measure = spawnDirectly([time, "-f", "%M", "-o", report] + arguments, output: output)
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    let kilobytes = text.split(separator: "\n").last.flatMap { Double($0) }
+    measure.megabytes = kilobytes.map { $0 / 1024 } ?? .nan
+    try? FileManager.default.removeItem(atPath: report)
+    return measure
+  }
+
+  /// Runs `arguments` with standard output to `output`: its time and exit status.
+  static func spawnDirectly(_ arguments: [String], output: String) -> Measure {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -266,9 +296,7 @@ enum WholeProcess {
     var usage = rusage()
     _ = wait4(pid, &status, 0, &usage)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    // Linux reports ru_maxrss in kilobytes.
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return Measure(
-      seconds: seconds, megabytes: Double(usage.ru_maxrss) / 1024, status: exit)
+    return Measure(seconds: seconds, megabytes: Double(usage.ru_maxrss) / 1024, status: exit)
   }
 }
