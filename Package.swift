@@ -15,16 +15,14 @@ let package = Package(
   targets: [
     .target(name: "Entitlements", swiftSettings: strict),
     .target(
-      name: "EntitlementsScenarios", dependencies: ["Entitlements"],
-      // Text for the README and CHANGELOG, to be merged (issue 27).
-      exclude: ["README-section-27.md"], swiftSettings: strict),
+      name: "EntitlementsScenarios", dependencies: ["Entitlements"], swiftSettings: strict),
     .target(
       name: "EntitlementsTesting", dependencies: ["Entitlements"], swiftSettings: strict),
     // Verification of Apple's signed data (SPEC §11), pure Swift: the rules engine stays free
     // of cryptography. Entitlements only for the protocol it conforms to and StoreEnvironment.
     .target(
       name: "EntitlementsVerification", dependencies: ["Entitlements"],
-      exclude: ["README-section.md"], swiftSettings: strict),
+      swiftSettings: strict),
     .target(
       name: "EntitlementsCLI",
       dependencies: ["Entitlements", "EntitlementsScenarios", "EntitlementsVerification"],

@@ -102,7 +102,8 @@ extension Scenario {
     environment = try top.environment("environment") ?? record.environment ?? .production
     // Last, so that a more precise problem elsewhere in the file is reported first.
     if checks.isEmpty {
-      throw top.fail("expect", "checks nothing: add at least one check (SCENARIOS.md, \"Checks\")")
+      throw top.fail(
+        "expect", "checks nothing: add at least one check (Scenarios/README.md, \"Checks\")")
     }
   }
 
@@ -334,7 +335,7 @@ extension Scenario {
       throw ScenarioError(
         file: file, path: path,
         message: "checks nothing: give at least one of \"periods\", \"lapses\", \"state\", "
-          + "\"entitled\", \"readable\", \"diagnostics\" (SCENARIOS.md, \"Checks\")")
+          + "\"entitled\", \"readable\", \"diagnostics\" (Scenarios/README.md, \"Checks\")")
     }
     return check
   }

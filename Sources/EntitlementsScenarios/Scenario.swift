@@ -1,14 +1,14 @@
 import Entitlements
 
 /// A scenario file: a customer's history and what the engine must answer about it
-/// (SCENARIOS.md). CatalogProduct teams write them; ``ScenarioRunner`` checks them.
+/// (Scenarios/README.md). Product teams write them; ``ScenarioRunner`` checks them.
 ///
 /// Read strictly (it is written by people): unknown keys, wrong types and unreadable dates are
 /// ``ScenarioError``s naming the file and the key path. The pasted `receipt` and
 /// `notifications` are Apple's documents and read tolerantly, their problems counted as
 /// diagnostics.
 ///
-/// Optional fields beyond SCENARIOS.md (documented in Scenarios/README.md):
+/// Optional fields (documented in Scenarios/README.md with the rest):
 /// `policy.unlockAtStart`, `policy.sandboxProfile`, `policy.scalesSandboxWindows`,
 /// `notifications` (server notification bodies, v1 or v2), `end: null` in `periods` for a
 /// period that never ends, and the check key `nextProductId`.

@@ -1,7 +1,7 @@
 import Entitlements
 
 /// One object of a scenario's `expect` list: every key present is compared, absent keys are
-/// not checked (SCENARIOS.md, "Checks").
+/// not checked (Scenarios/README.md, "Checks").
 ///
 /// ```swift
 /// // { "at": "2017-05-10", "state": "expired", "entitled": false }

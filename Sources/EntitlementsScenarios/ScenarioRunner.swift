@@ -1,6 +1,6 @@
 import Entitlements
 
-/// Evaluates a scenario and compares every check with the answer (SCENARIOS.md, "Checks").
+/// Evaluates a scenario and compares every check with the answer (Scenarios/README.md, "Checks").
 ///
 /// ```swift
 /// let result = ScenarioRunner.run(try Scenario(json: bytes, file: name))

@@ -173,8 +173,8 @@ struct EvaluatorTests {
   }
 
   /// Many subscriptions, each its own entitlement (no catalog), each with renewal info and
-  /// recovery evidence: more infos than are scanned (``RenewalInfoTable``'s linear limit), so
-  /// each entitlement looks up the infos and recoveries of its own subscriptions. Each
+  /// recovery evidence: each entitlement looks up the infos and recoveries of its own
+  /// subscriptions. Each
   /// entitlement must evaluate as its subscription does alone, in order and shuffled. Read
   /// for every entitlement, every info and recovery of the history made such a history take
   /// time quadratic in its size.

@@ -9,7 +9,7 @@ import Testing
 /// `acceptable` vectors: these files (testvectors_v1) have none. Should a later version add
 /// some, the verifier's policy is to accept only a signature that verifies *and* is encoded
 /// canonically (exact-length raw, strict DER); the test then prints each acceptable vector with
-/// the verdict given, and does not fail on it (README-section.md, "Design choices").
+/// the verdict given, and does not fail on it (DESIGN.md, "How strict is the verifier").
 @Suite("Wycheproof ECDSA vectors")
 struct WycheproofTests {
   enum Encoding: String, Sendable {

@@ -15,9 +15,8 @@
 public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
   public private(set) var products: [ProductID: CatalogProduct]
-  /// The same products sorted by id: the evaluator keeps the position of each product a
-  /// history names (``KnownProducts``) and reads the product here, in place, with no copy.
-  /// Derived from ``products``, so equal catalogs have equal lists.
+  /// The same products sorted by id, read in place by ``subscript(id:)`` (a short list is
+  /// scanned). Derived from ``products``, so equal catalogs have equal lists.
   let listed: [CatalogProduct]
   /// The position in ``listed`` of each id, when there are many products; `nil` for a few,
   /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing

@@ -27,9 +27,9 @@ public struct RenewalInfo: Hashable, Sendable {
   public var gracePeriodExpiresDate: Instant?
   /// `price_consent_status`: `false` (0) while the customer has not agreed to a price increase.
   public var priceConsentStatus: Bool?
-  /// When Apple stated this: the JWS's `signedDate`, or the timestamp of the document that
-  /// carried it (a verifyReceipt response's). Renewal info is dated evidence (SPEC §5): it
-  /// describes the subscription as of this instant; `nil` when unknown.
+  /// When Apple stated this: the JWS's `signedDate`. Renewal info is dated evidence (SPEC §5):
+  /// it describes the subscription as of this instant; `nil` when undated (verifyReceipt's
+  /// `pending_renewal_info`, which describes the present of its response).
   public var signedDate: Instant?
 
   /// Creates renewal info.

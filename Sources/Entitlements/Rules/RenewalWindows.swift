@@ -7,7 +7,6 @@
 /// | billing retry | `[E, E + billingRetryLimit)`, 60 days by default |
 /// | grace period | `[E, grace_period_expires_date)`, from renewal info, last period only |
 ///
-/// ```swift
 /// In the sandbox every length is scaled by the product's ratio (SPEC §7, ``WindowLengths``).
 ///
 /// ```swift
