@@ -162,8 +162,8 @@ public struct EntitlementEvaluation: Hashable, Sendable {
 }
 
 extension EntitlementEvaluation: CustomReflectable {
-  /// The evaluation's values, not its box: what `print`, `dump` and `String(reflecting:)`
-  /// show.
+  /// The evaluation's values, not its box: what `print`, `dump` and a debugger
+  /// show (display only: no decision reads it).
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -25,16 +25,6 @@ extension TypedIdentifier {
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension TypedIdentifier {
-  /// The 16 bytes of ``rawValue``: equal bytes are one string (one storage, or the same short
-  /// string held inline), so equal identifiers. Different bytes may still be equal identifiers
-  /// (two storages of one text), which `==` decides. For passes that compare many identifiers
-  /// with one: reading the bytes copies no string, where a copy of a shared string is two
-  /// atomic operations.
-  @inline(__always)
-  var storageBits: (UInt64, UInt64) { unsafeBitCast(rawValue, to: (UInt64, UInt64).self) }
-}
-
 /// A product identifier from App Store Connect (`product_id`, `productId`).
 public struct ProductID: TypedIdentifier {
   /// Apple's string.

@@ -404,7 +404,8 @@ extension ReceiptEntry {
 
 extension ReceiptEntry: CustomReflectable {
   /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:)``,
-  /// not its storage: what `print`, `dump` and `String(reflecting:)` show.
+  /// not its storage: what `print`, `dump` and a debugger show (display only: no decision reads
+  /// it).
   public var customMirror: Mirror {
     Mirror(
       self,
