@@ -35,7 +35,7 @@ struct InstantTests {
     #expect(try Instant(parsing: spelling.text).millisecondsSince1970 == spelling.milliseconds)
   }
 
-  /// Triples copied from real Apple receipts in shared/fixtures: `X_pst`, `X` and `X_ms` of one
+  /// Triples as Apple writes them in real receipts: `X_pst`, `X` and `X_ms` of one
   /// field, one per month of the year, so both daylight and standard time are covered.
   static let appleTriples: [(pacific: String, utc: String, milliseconds: Int64)] = [
     ("2020-01-10 05:27:17 America/Los_Angeles", "2020-01-10 13:27:17 Etc/GMT", 1_578_662_837_000),

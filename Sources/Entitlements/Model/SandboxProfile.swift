@@ -2,9 +2,9 @@
 ///
 /// Apple's sandbox has changed over the years: the guide's fixed table (a month lasts 5 minutes,
 /// at most 6 renewals a day), per-tester renewal rates (up to 12 renewals), and TestFlight (one
-/// renewal a day, at most 6 a week). Real data shows each: the 2016–2020 receipts in
-/// `shared/fixtures` renew monthly products every 5 minutes, while 2025 data renews a monthly
-/// product every 3 minutes and a 3-month one every 9 minutes (the 3-minute rate).
+/// renewal a day, at most 6 a week). Real data shows each: sandbox receipts of 2016–2020 renew
+/// monthly products every 5 minutes, while 2025 sandbox data renews a monthly product every
+/// 3 minutes and a 3-month one every 9 minutes (the 3-minute rate).
 ///
 /// ```swift
 /// SandboxProfile.guide.length(of: CalendarPeriod(1, .month))                  // 5 minutes
