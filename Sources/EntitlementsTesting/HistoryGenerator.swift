@@ -7,8 +7,9 @@ import Entitlements
 /// entries.
 ///
 /// The data is shaped like Apple's: transaction, original transaction and order line ids are
-/// 16-digit numbers that increase with time, product ids are reverse-DNS, and a history may
-/// hold two entitlements (`premium` and `magazine`) with several products each. Now and then a
+/// 15- or 16-digit numbers that increase with time, product ids are reverse-DNS, a history may
+/// hold two entitlements (`premium` and `magazine`) with several products each, and its
+/// catalog may list more products than it scans. Now and then a
 /// history is long (up to ``largeEntries`` entries, with many subscriptions and renewal infos),
 /// so that every size a rule treats differently is reached.
 ///
@@ -80,6 +81,17 @@ public struct HistoryGenerator: Sendable {
       entitlement: "magazine"),
   ])
 
+  /// ``catalog`` and twenty products of other apps that no generated entry names: more
+  /// products than a catalog scans (it hashes its ids past sixteen), as a store with many
+  /// apps has.
+  public static let largeCatalog = ProductCatalog(
+    catalog.products.values.sorted { $0.id < $1.id }
+      + (1...20).map { number in
+        CatalogProduct(
+          id: ProductID("com.example.other\(number).monthly"), type: .autoRenewable,
+          duration: CalendarPeriod(1, .month), entitlement: EntitlementID("other\(number)"))
+      })
+
   /// Creates a generator.
   ///
   /// - Parameters:
@@ -109,13 +121,17 @@ public struct HistoryGenerator: Sendable {
     self.secondEntitlementChance = secondEntitlementChance
   }
 
-  /// Apple-shaped ids: 16-digit numbers from a per-history base, increasing in the order they
-  /// are drawn.
+  /// Apple-shaped ids: 15- or 16-digit numbers from a per-history base, increasing in the
+  /// order they are drawn. A 15-digit base near the top may cross into 16 digits within one
+  /// history, where the ids' text order (SPEC §3's tie-break) differs from their numeric order.
   struct IDs {
     private var next: UInt64
 
     init(_ random: inout SeededRandom) {
-      next = 2_000_000_000_000_000 + UInt64(random.int64(in: 0...900_000_000_000_000))
+      next =
+        random.chance(0.3)
+        ? 100_000_000_000_000 + UInt64(random.int64(in: 0...899_999_999_000_000))
+        : 2_000_000_000_000_000 + UInt64(random.int64(in: 0...900_000_000_000_000))
     }
 
     mutating func draw(_ random: inout SeededRandom) -> String {
@@ -171,7 +187,8 @@ public struct HistoryGenerator: Sendable {
     return GeneratedHistory(
       seed: seed, entries: entries,
       renewalInfo: renewalInfo(for: entries, sandbox: sandbox, random: &random),
-      catalog: Self.catalog, releases: releases(from: start, to: end, random: &random),
+      catalog: random.chance(0.3) ? Self.largeCatalog : Self.catalog,
+      releases: releases(from: start, to: end, random: &random),
       environment: sandbox ? .sandbox : .production)
   }
 

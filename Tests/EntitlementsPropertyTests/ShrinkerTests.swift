@@ -62,6 +62,8 @@ struct ShrinkerTests {
     var manyPeriods = 0
     var manyRenewalInfos = 0
     var idsAreApples = true
+    var idLengths: Set<Int> = []
+    var largeCatalogs = 0
     for seed in 0..<500 as Range<UInt64> {
       let customer = generator.generate(seed: seed)
       let entitlements = Set(
@@ -75,8 +77,11 @@ struct ShrinkerTests {
         let ids =
           [entry.transactionID.rawValue, entry.originalTransactionID.rawValue]
           + (entry.webOrderLineItemID.map { [$0.rawValue] } ?? [])
-        idsAreApples = idsAreApples && ids.allSatisfy { $0.count == 16 && UInt64($0) != nil }
+        idsAreApples =
+          idsAreApples && ids.allSatisfy { (15...16).contains($0.count) && UInt64($0) != nil }
+        idLengths.formUnion(ids.map(\.count))
       }
+      if customer.catalog.products.count > 16 { largeCatalogs += 1 }
       refunds += customer.entries.filter { $0.cancellationDate != nil && !$0.isUpgraded }.count
       upgrades += customer.entries.filter(\.isUpgraded).count
       trials += customer.entries.filter(\.isTrialPeriod).count
@@ -97,6 +102,8 @@ struct ShrinkerTests {
     #expect(trials > 20)
     // Apple-shaped data that reaches the sizes the rules treat differently.
     #expect(idsAreApples)
+    #expect(idLengths == [15, 16])
+    #expect(largeCatalogs > 50)
     #expect(twoEntitlements > 50)
     #expect(manyPeriods > 3)
     #expect(manyRenewalInfos > 3)

@@ -105,7 +105,7 @@ public struct Evaluator: Sendable {
       windowLengths(
         ending: records[layout.spans[period].ending].entryIndex, of: entries, environment)
     }
-    // The entitlement's subscriptions: only recovery evidence and grace periods need them.
+    // The entitlement's subscriptions: only recovery evidence needs them.
     func subscriptions() -> Set<OriginalTransactionID> {
       Set(records.map { entries[$0.entryIndex].originalTransactionID })
     }
@@ -124,8 +124,14 @@ public struct Evaluator: Sendable {
       afterLastPeriod = evidence.statement(
         about: subscription, from: described.start, before: nil, includingUndated: true)
     }
-    let gracePeriod = periods.last.flatMap {
-      Self.gracePeriod(after: $0.interval.end, evidence: evidence, of: subscriptions)
+    // A subscription whose every entry was voided covers nothing: its renewal info's grace
+    // describes no time of this entitlement.
+    let gracePeriod = periods.last.flatMap { last in
+      Self.gracePeriod(after: last.interval.end, evidence: evidence) {
+        Set(
+          records.lazy.filter { $0.interval != nil }
+            .map { entries[$0.entryIndex].originalTransactionID })
+      }
     }
     // SPEC §6: the windows around each auto-renewing expiry.
     var windows: [RenewalWindows] = []
@@ -217,7 +223,8 @@ public struct Evaluator: Sendable {
 
   /// The grace period after the last period, which ends at `end` (SPEC §5, rule 4;
   /// ``EntitlementEvaluation/gracePeriod``): to the latest `grace_period_expires_date` among
-  /// the renewal infos of the entitlement's subscriptions, when later than `end`.
+  /// the renewal infos of the entitlement's subscriptions that cover some time (a refunded
+  /// subscription's info describes nothing the customer has), when later than `end`.
   private static func gracePeriod(
     after end: Instant, evidence: SubscriptionEvidence,
     of subscriptions: () -> Set<OriginalTransactionID>

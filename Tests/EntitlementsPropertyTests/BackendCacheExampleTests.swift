@@ -2,10 +2,11 @@ import Entitlements
 import EntitlementsTesting
 import Testing
 
-/// The README's "Property tests in your backend" example, kept compiling and passing, with a
-/// stand-in for a backend's own access cache that shares no code with the engine.
-@Suite("README property example")
-struct ReadmePropertyExampleTests {
+/// How a backend tests its own access cache against the engine with `EntitlementsTesting`
+/// (README, "Testing"): a stand-in for the backend's cache that shares no code with the
+/// engine, compared on generated histories.
+@Suite("A backend's own access cache against the engine")
+struct BackendCacheExampleTests {
   /// A backend's cache of access, as many backends write it: a purchase row gives access from
   /// its purchase to its expiry unless it was refunded.
   struct MyEntitlementCache {
