@@ -242,6 +242,31 @@ struct RefundNeverAddsAccessTests {
     }
   }
 
+  /// The yearly subscription 2 was refunded, so it covers nothing; its renewal info still
+  /// says it is in grace to Mar 9, 2012. The monthly subscription 1 ends the last period on
+  /// Oct 15, 2011, with no grace of its own: the entitlement is expired from Oct 15, not in a
+  /// five-month grace lent by a subscription the customer was refunded (found by the naive
+  /// model on a generated history, seed 11412848779935246406).
+  @Test func aRefundedSubscriptionLendsNoGrace() throws {
+    let refundedGrace = RenewalInfo(
+      originalTransactionID: "2", autoRenewStatus: true, isInBillingRetryPeriod: true,
+      gracePeriodExpiresDate: instant("2012-03-09"))
+    let monthly = sub("m", "2011-09-15", "2011-10-15")
+    let refundedYearly = sub(
+      "y", "2011-03-03", "2012-03-03", product: "yearly", original: "2", cancelled: "2011-06-06")
+    let evaluation = try evaluateOne(
+      [monthly, refundedYearly], renewalInfo: [refundedGrace], catalog: Self.catalog)
+    #expect(evaluation.gracePeriod == nil)
+    #expect(evaluation.status(at: instant("2011-10-15") - .milliseconds(1)).state == .active)
+    #expect(evaluation.status(at: instant("2011-10-15")).state == .expired)
+    #expect(!evaluation.isEntitled(at: instant("2011-11-01")))
+    // Not refunded, the yearly plan ends the last period and its grace follows it.
+    let kept = try evaluateOne(
+      [monthly, sub("y", "2011-03-03", "2012-03-03", product: "yearly", original: "2")],
+      renewalInfo: [refundedGrace], catalog: Self.catalog)
+    #expect(kept.gracePeriod == interval("2012-03-03", "2012-03-09"))
+  }
+
   /// A monthly pass stacked on subscription 1 runs past its expiry (Jun 12) to Jul 7, while
   /// the subscription is in its grace period to Jul 10 and in billing retry: the grace
   /// continues after the pass, then billing retry (its renewal info describes the time after
