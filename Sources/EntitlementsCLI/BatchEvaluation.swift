@@ -2,6 +2,12 @@ import Dispatch
 import Entitlements
 import EntitlementsScenarios
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `entitlements evaluate`: many subscribers, one JSON line each, evaluated on every core and
 /// written back in input order, one JSON line each: a Unix filter for batch jobs and
 /// distributed engines (Hadoop Streaming, Spark's `RDD.pipe`).
@@ -89,9 +95,77 @@ struct BatchEvaluation: Sendable {
     return writer.bytes
   }
 
+  /// One batch of input: whole lines and their numbers (blank lines left out).
+  private struct Batch: Sendable {
+    var lines: [ArraySlice<UInt8>]
+    var numbers: [Int]
+
+    /// Adds line `number`, unless it is blank: a blank line carries no subscriber, and is
+    /// skipped, keeping its number.
+    mutating func append(_ line: ArraySlice<UInt8>, number: Int) {
+      guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+      lines.append(line)
+      numbers.append(number)
+    }
+  }
+
+  /// Cuts the input read with `read` into batches of whole lines.
+  private struct Batcher {
+    let batchBytes: Int
+    var pending: [UInt8] = []
+    var lineNumber = 0
+    var finished = false
+
+    /// The next batch, or `nil` once the input is used up.
+    mutating func next(_ read: () throws -> [UInt8]?) rethrows -> Batch? {
+      // Read until the batch holds a batch's worth of bytes and a newline (the last line of
+      // the input may have none).
+      var hasNewline = Self.newline(in: pending[...]) != nil
+      while !finished, pending.count < batchBytes || !hasNewline {
+        if let chunk = try read() {
+          hasNewline = hasNewline || Self.newline(in: chunk[...]) != nil
+          pending += chunk
+        } else {
+          finished = true
+        }
+      }
+      if finished, pending.isEmpty { return nil }
+      let bytes = pending
+      var batch = Batch(lines: [], numbers: [])
+      var start = 0
+      while let newline = Self.newline(in: bytes[start...]) {
+        lineNumber += 1
+        batch.append(bytes[start..<newline], number: lineNumber)
+        start = newline + 1
+      }
+      if finished, start < bytes.count {
+        lineNumber += 1
+        batch.append(bytes[start...], number: lineNumber)
+        start = bytes.count
+      }
+      // The unfinished last line waits for the next batch; the batch keeps its own bytes.
+      pending = Array(bytes[start...])
+      return batch
+    }
+
+    /// The index of the first newline in `bytes` (found with `memchr`), or `nil`.
+    static func newline(in bytes: ArraySlice<UInt8>) -> Int? {
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress,
+          let found = memchr(base, 0x0A, buffer.count)
+        else { return nil }
+        return bytes.startIndex + base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      }
+    }
+  }
+
   /// Reads lines with `read` (chunks of bytes, `nil` at the end), evaluates them on `jobs`
   /// threads a batch at a time, and writes the output lines in input order with `write`.
   /// `progress` is told how many subscribers are done after each batch.
+  ///
+  /// A pipeline of three stages: while the threads evaluate one batch, this thread writes the
+  /// output of the batch before it and reads the batch after it, so that reading and writing
+  /// cost no core its evaluation time.
   ///
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
@@ -99,41 +173,11 @@ struct BatchEvaluation: Sendable {
     jobs: Int, read: () throws -> [UInt8]?, write: ([UInt8]) -> Void,
     progress: (Int) -> Void = { _ in }
   ) rethrows -> Int {
-    var pending: [UInt8] = []
-    var lineNumber = 0
+    var batcher = Batcher(batchBytes: batchBytes)
     var failed = 0
     var done = 0
-    var finished = false
-    while !finished {
-      // One batch: read until it holds a batch's worth of bytes, then take its whole lines
-      // (the last line of the input may have no newline).
-      var hasNewline = pending.contains(0x0A)
-      while !finished, pending.count < batchBytes || !hasNewline {
-        if let chunk = try read() {
-          hasNewline = hasNewline || chunk.contains(0x0A)
-          pending += chunk
-        } else {
-          finished = true
-        }
-      }
-      var batch: [(start: Int, end: Int, number: Int)] = []
-      var start = 0
-      while let newline = pending[start...].firstIndex(of: 0x0A) {
-        lineNumber += 1
-        batch.append((start, newline, lineNumber))
-        start = newline + 1
-      }
-      if finished, start < pending.count {
-        lineNumber += 1
-        batch.append((start, pending.count, lineNumber))
-        start = pending.count
-      }
-      // Blank lines carry no subscriber: they are skipped, and keep their numbers.
-      batch.removeAll { line in
-        pending[line.start..<line.end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-      }
-      let outputs = evaluate(
-        batch.map { pending[$0.start..<$0.end] }, numbers: batch.map(\.number), jobs: jobs)
+    func finish(_ running: Running) {
+      let outputs = running.wait()
       var bytes: [UInt8] = []
       bytes.reserveCapacity(outputs.reduce(0) { $0 + $1.bytes.count + 1 })
       for output in outputs {
@@ -144,26 +188,49 @@ struct BatchEvaluation: Sendable {
       if !bytes.isEmpty { write(bytes) }
       done += outputs.count
       progress(done)
-      pending.removeFirst(start)
     }
+    var next = try batcher.next(read)
+    var running: Running?
+    while let batch = next {
+      let started = start(batch, jobs: jobs)
+      if let running { finish(running) }
+      running = started
+      do {
+        next = try batcher.next(read)
+      } catch {
+        finish(started)
+        throw error
+      }
+    }
+    if let running { finish(running) }
     return failed
   }
 
-  /// The output of each line, evaluated on `jobs` threads.
-  private func evaluate(_ lines: [ArraySlice<UInt8>], numbers: [Int], jobs: Int)
-    -> [(bytes: [UInt8], failed: Bool)]
-  {
-    guard jobs > 1, lines.count > 1 else {
-      return zip(lines, numbers).map { evaluate($0, number: $1) }
+  /// A batch being evaluated on other threads.
+  private struct Running {
+    let group: DispatchGroup
+    let results: Results
+
+    /// The outputs, in input order, once every thread is done.
+    func wait() -> [(bytes: [UInt8], failed: Bool)] {
+      group.wait()
+      return results.values
     }
-    let results = Results(count: lines.count)
-    let workers = min(jobs, lines.count)
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      for index in stride(from: worker, to: lines.count, by: workers) {
-        results.set(index, evaluate(lines[index], number: numbers[index]))
+  }
+
+  /// Starts evaluating `batch` on `jobs` threads, each taking lines in turn.
+  private func start(_ batch: Batch, jobs: Int) -> Running {
+    let results = Results(count: batch.lines.count)
+    let group = DispatchGroup()
+    let workers = max(1, min(jobs, batch.lines.count))
+    for worker in 0..<workers {
+      DispatchQueue.global().async(group: group) {
+        for index in stride(from: worker, to: batch.lines.count, by: workers) {
+          results.set(index, evaluate(batch.lines[index], number: batch.numbers[index]))
+        }
       }
     }
-    return results.values
+    return Running(group: group, results: results)
   }
 
   /// The outputs of one batch, written by several threads, each to its own places: one

@@ -9,8 +9,10 @@ import Foundation
 
 #if canImport(Glibc)
   private let systemWrite = Glibc.write
+  private let systemRead = Glibc.read
 #elseif canImport(Darwin)
   private let systemWrite = Darwin.write
+  private let systemRead = Darwin.read
 #endif
 
 /// The process's standard streams, read and written in chunks of bytes.
@@ -23,12 +25,24 @@ enum StandardStreams {
     { try chunk(of: FileHandle.standardInput) }
   }
 
-  /// The next chunk of `file`, or `nil` at its end.
+  /// The next chunk of `file` (what one read returns, up to ``chunkSize`` bytes, read into
+  /// the array with no copy), or `nil` at its end.
   ///
   /// - Throws: The system's error when the file cannot be read.
   static func chunk(of file: FileHandle) throws -> [UInt8]? {
-    guard let data = try file.read(upToCount: chunkSize), !data.isEmpty else { return nil }
-    return Array(data)
+    let descriptor = file.fileDescriptor
+    let chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, count in
+      count = 0
+      while true {
+        let read = systemRead(descriptor, buffer.baseAddress, chunkSize)
+        if read >= 0 {
+          count = read
+          return
+        }
+        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      }
+    }
+    return chunk.isEmpty ? nil : chunk
   }
 
   /// Writes all of `bytes` to a file descriptor, retrying when interrupted or when a

@@ -42,6 +42,15 @@ public enum DocumentReader {
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> AppStoreDocument {
     let payloads = SignedPayloads(verifier: verifier)
+    // A regular JSON document is read where it lies, with no copy.
+    if !payloads.verifies,
+      let document = bytes.withContiguousStorageIfAvailable({ buffer in
+        buffer.first { !isWhitespace($0) } == UInt8(ascii: "{")
+          ? FastDocumentReader.read(buffer) : nil
+      }) ?? nil
+    {
+      return try checked(document)
+    }
     let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
     return try checked(read(array, depth: 0, fast: !payloads.verifies, payloads: payloads))
   }

@@ -259,6 +259,12 @@ struct FastDocumentReader {
     read(document, nested: false)
   }
 
+  /// Reads a regular document in place, or `nil` to leave it to the general reader.
+  static func read(_ document: UnsafeBufferPointer<UInt8>) -> AppStoreDocument? {
+    var reader = FastDocumentReader(bytes: document)
+    return try? reader.document(nested: false)
+  }
+
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
   /// reading when it is of that kind, else `general` on the parsed document, which gives the
   /// same answer plus the diagnostics.
