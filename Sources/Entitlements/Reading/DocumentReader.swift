@@ -51,7 +51,8 @@ public enum DocumentReader {
     {
       return try checked(document)
     }
-    let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
+    // An array is shared, not copied.
+    let array = bytes as? [UInt8] ?? Array(bytes)
     return try checked(read(array, depth: 0, fast: !payloads.verifies, payloads: payloads))
   }
 

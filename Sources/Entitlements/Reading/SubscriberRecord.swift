@@ -59,6 +59,7 @@ public struct SubscriberRecord: Hashable, Sendable {
       let capacity = max(entries.count + incoming.count, 2 * entries.capacity)
       entries.reserveCapacity(capacity)
       entryTimestamps.reserveCapacity(capacity)
+      positions.reserveCapacity(capacity)
     }
     for entry in incoming {
       let key = entry.transactionKey
@@ -153,10 +154,15 @@ public struct SubscriberRecord: Hashable, Sendable {
         $0.sorted { ($0.upgradedAt, $0.newTransactionID) < ($1.upgradedAt, $1.newTransactionID) }
       }
     let order = ReceiptEntry.canonicalOrder(of: entries)
-    let ordered = order.map { index in
-      upgradesBySubscription.isEmpty
-        ? entries[index] : Self.markUpgraded(entries[index], upgradesBySubscription)
-    }
+    // Entries met in canonical order (a history page, a sorted receipt) are shared, not
+    // copied one by one.
+    let ordered =
+      upgradesBySubscription.isEmpty && order.elementsEqual(entries.indices)
+      ? entries
+      : order.map { index in
+        upgradesBySubscription.isEmpty
+          ? entries[index] : Self.markUpgraded(entries[index], upgradesBySubscription)
+      }
     let infos =
       datedInfos.values.sorted {
         ($0.originalTransactionID, $0.signedDate ?? .distantPast) < (
