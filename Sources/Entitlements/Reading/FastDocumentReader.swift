@@ -484,10 +484,10 @@ struct FastDocumentReader {
   /// JWSRenewalInfoDecodedPayload), as Apple types them: ids and names as strings, dates as
   /// millisecond numbers, flags as booleans or 0/1.
   private struct PayloadFields {
-    var transaction: String?
+    var transaction: CompactIdentifier?
     var original: String?
     var product: String?
-    var orderLine: String?
+    var orderLine: CompactIdentifier?
     var quantity: Int?
     var purchase: Int64?
     var originalPurchase: Int64?
@@ -515,9 +515,9 @@ struct FastDocumentReader {
         milliseconds.map(Instant.init(millisecondsSince1970:))
       }
       return ReceiptEntry(
-        productID: ProductID(product), transactionID: TransactionID(transaction),
+        productID: ProductID(product), transaction: transaction,
         originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
-        webOrderLineItemID: orderLine.map(WebOrderLineItemID.init(rawValue:)),
+        orderLine: orderLine ?? .absent,
         quantity: quantity ?? 1, purchaseDate: instant(purchase),
         originalPurchaseDate: instant(originalPurchase), expiresDate: instant(expires),
         cancellationDate: instant(revocation), rawCancellationReason: revocationReason,
@@ -546,10 +546,10 @@ struct FastDocumentReader {
     -> Bool
   {
     switch key {
-    case .transactionId: fields.transaction = try string()
+    case .transactionId: fields.transaction = try identifier()
     case .originalTransactionId: fields.original = try string()
     case .productId: fields.product = try string()
-    case .webOrderLineItemId: fields.orderLine = try string()
+    case .webOrderLineItemId: fields.orderLine = try identifier()
     case .quantity: fields.quantity = try integer()
     case .purchaseDate: fields.purchase = try millisecondsNumber()
     case .originalPurchaseDate: fields.originalPurchase = try millisecondsNumber()
