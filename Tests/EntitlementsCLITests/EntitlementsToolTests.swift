@@ -337,6 +337,72 @@ struct ExplainDocumentsTests {
     #expect(run.output.isEmpty)
   }
 
+  struct DocumentFile: CustomTestStringConvertible, Sendable {
+    var name: String
+    var bytes: [UInt8]
+    /// The whole of standard error, or `nil` when the file is read.
+    var error: String?
+    var testDescription: String { name }
+  }
+
+  static let transaction = Array(
+    #"{"transactionId": "2000000000000001", "originalTransactionId": "2000000000000001", "productId": "m", "purchaseDate": 1750000000000, "expiresDate": 1752592000000}"#
+      .utf8)
+
+  /// Files saved by editors: a byte order mark is skipped, and a file that is not JSON is
+  /// located by line and column in the file, as in scenario files.
+  static let documentFiles: [DocumentFile] = [
+    .init(name: "a document with a byte order mark", bytes: [0xEF, 0xBB, 0xBF] + transaction),
+    .init(
+      name: "an array of documents with a byte order mark",
+      bytes: [0xEF, 0xBB, 0xBF] + Array("[\n".utf8) + transaction + Array("\n]".utf8)),
+    .init(
+      name: "not JSON on line 3",
+      bytes: Array("{\"status\": 0,\n \"receipt\": {\"in_app\": [\n   {\"product_id\": m}]}}".utf8),
+      error: "FILE: not JSON: line 3, column 19: expected a value\n"),
+    .init(
+      name: "not JSON after a byte order mark",
+      bytes: [0xEF, 0xBB, 0xBF] + Array("[\n  {\"status\": 0,}\n]".utf8),
+      error: "FILE: not JSON: line 2, column 16: expected a member name in quotes\n"),
+    .init(
+      name: "an empty file", bytes: [],
+      error: "FILE: not JSON: line 1, column 1: expected a value, found the end\n"
+    ),
+    .init(
+      name: "a JWS whose payload is not JSON keeps the reader's words",
+      bytes: Array("eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.c2ln\n".utf8),
+      error: "FILE: not JSON: at byte 0: expected null\n"),
+  ]
+
+  @Test(arguments: documentFiles)
+  func documentFilesAsEditorsSaveThem(_ test: DocumentFile) throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("explain-\(UUID().uuidString).json")
+    try Data(test.bytes).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let run = EntitlementsTool.run(["explain", url.path, "--at", "1751000000000"])
+    if let error = test.error {
+      #expect(run.status == 2)
+      #expect(run.errors == error.replacingOccurrences(of: "FILE", with: url.path))
+    } else {
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.output.contains("entitlement 2000000000000001"), "\(run.output)")
+    }
+  }
+
+  /// A catalog given to `explain` is read strictly: a repeated key is an error with its line.
+  @Test func aCatalogWithARepeatedKeyIsRefused() throws {
+    let document = try Self.temporary("t.json", String(decoding: Self.transaction, as: UTF8.self))
+    let catalog = try Self.temporary(
+      "products.json", "[{\"id\": \"m\", \"type\": \"autoRenewable\",\n  \"id\": \"n\"}]")
+    let run = EntitlementsTool.run(["explain", document, "--catalog", catalog])
+    #expect(run.status == 2)
+    #expect(
+      run.errors
+        == "\(catalog): products[0].id: repeated key (again at line 2, column 3): write each key once\n"
+    )
+  }
+
   /// Two files, one a JSON array of documents: one subscriber; the catalog names the
   /// entitlement.
   @Test func severalFilesAndACatalog() throws {
