@@ -153,6 +153,7 @@ struct EntitlementsToolTests {
 
   struct ExplainCase: CustomTestStringConvertible, Sendable {
     var name: String
+    /// A file under Scenarios/, or a scenario's JSON.
     var file: String
     var at: String
     var includes: [String]
@@ -180,6 +181,27 @@ struct EntitlementsToolTests {
       file: "grace-period-then-billing-retry.json", at: "2017-05-10",
       includes: ["billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z", "grace period"]),
     .init(
+      name: "billing retry after it was exhausted: it explains the expiry",
+      file: "billing-retry-exhausted-exactly-at-day-60.json", at: "2017-08-01",
+      includes: [
+        "expired (", "billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z",
+      ]),
+    .init(
+      name: "billing retry after a billing-error expiry whose window has passed",
+      file: billingError(renewalInfo: #", "auto_renew_status": "0", "expiration_intent": "2""#),
+      at: "2017-08-01",
+      includes: ["expired (", "billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z"],
+      excludes: ["unknown"]),
+    .init(
+      name: "billing retry unknown without renewal info",
+      file: billingError(renewalInfo: nil), at: "2017-08-01",
+      includes: ["billing retry     unknown: no renewal info says how the period ends"],
+      excludes: ["2017-06-19"]),
+    .init(
+      name: "no billing retry after a price increase",
+      file: billingError(renewalInfo: #", "auto_renew_status": "0", "expiration_intent": "3""#),
+      at: "2017-08-01", includes: ["renewal attempts"], excludes: ["billing retry"]),
+    .init(
       name: "a lifetime purchase is owned",
       file: "lifetime-and-subscription-unlock-one-entitlement.json", at: "2018-01-01",
       includes: [
@@ -190,9 +212,30 @@ struct EntitlementsToolTests {
       excludes: ["never", "will not renew", "windows around"]),
   ]
 
+  /// A scenario (inline JSON) of one month ending on 2017-04-20, with the fields of its
+  /// renewal info after `original_transaction_id`, or none.
+  static func billingError(renewalInfo: String?) -> String {
+    """
+    {"name": "one month", "products": [{"id": "m", "type": "autoRenewable", "duration": "P1M"}],
+     "transactions": [{"product_id": "m", "transaction_id": "1",
+       "purchase_date": "2017-03-20T08:00:00Z", "expires_date": "2017-04-20T08:00:00Z"}],
+    """
+      + (renewalInfo.map { #""pendingRenewalInfo": [{"original_transaction_id": "1"\#($0)}],"# }
+        ?? "")
+      + #""expect": [{"diagnostics": 0}]}"#
+  }
+
   @Test(arguments: explainCases)
-  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) {
-    let run = EntitlementsTool.run(["explain", path("Scenarios/\(test.file)"), "--at", test.at])
+  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) throws {
+    var file = path("Scenarios/\(test.file)")
+    if test.file.hasPrefix("{") {
+      file =
+        FileManager.default.temporaryDirectory
+        .appendingPathComponent("explain-\(UUID().uuidString).json").path
+      try test.file.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+    defer { if test.file.hasPrefix("{") { try? FileManager.default.removeItem(atPath: file) } }
+    let run = EntitlementsTool.run(["explain", file, "--at", test.at])
     #expect(run.status == 0, "\(run.errors)")
     for text in test.includes { #expect(run.output.contains(text), "\(text)\n\(run.output)") }
     for text in test.excludes { #expect(!run.output.contains(text), "\(text)\n\(run.output)") }
