@@ -70,9 +70,11 @@ public enum EntitlementsTool {
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
       if let html {
-        let names = files.joined(separator: ", ")
+        // The heading names the files; the line under it says where they are.
+        let names = files.map { URL(fileURLWithPath: $0).lastPathComponent }
         let section = HTMLReportSection(
-          title: names, file: names, explanation: explanation,
+          title: names.joined(separator: ", "), file: files.joined(separator: ", "),
+          explanation: explanation,
           range: at == nil ? .history : .historyAndInstant)
         let report = HTMLReport(
           title: "Explanation", subtitle: subtitle(now: now), sections: [section])
