@@ -44,8 +44,8 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
-      name: "EntitlementsScenariosTests", dependencies: ["EntitlementsScenarios"],
-      swiftSettings: strict),
+      name: "EntitlementsScenariosTests",
+      dependencies: ["EntitlementsScenarios", "EntitlementsTesting"], swiftSettings: strict),
     .testTarget(
       name: "EntitlementsPropertyTests", dependencies: ["Entitlements", "EntitlementsTesting"],
       swiftSettings: strict),

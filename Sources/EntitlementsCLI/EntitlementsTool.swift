@@ -70,9 +70,11 @@ public enum EntitlementsTool {
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
       if let html {
-        let names = files.joined(separator: ", ")
+        // The heading names the files; the line under it says where they are.
+        let names = files.map { URL(fileURLWithPath: $0).lastPathComponent }
         let section = HTMLReportSection(
-          title: names, file: names, explanation: explanation,
+          title: names.joined(separator: ", "), file: files.joined(separator: ", "),
+          explanation: explanation,
           range: at == nil ? .history : .historyAndInstant)
         let report = HTMLReport(
           title: "Explanation", subtitle: subtitle(now: now), sections: [section])
@@ -253,6 +255,22 @@ public enum EntitlementsTool {
     return sections
   }
 
+  /// A document file's reading error as its author can find it: when the file itself is not
+  /// JSON, the line and column in the file; otherwise the reader's own words (a JWS payload
+  /// that is not JSON has offsets into the payload, not into the file).
+  static func fileError(_ error: ReadError, in bytes: [UInt8]) -> String {
+    let first = bytes.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
+    guard case .malformedJSON = error,
+      first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    else { return error.description }
+    do {
+      _ = try JSONValue(parsing: bytes)
+    } catch {
+      return "not JSON: \(JSONFile.describe(error, in: bytes))"
+    }
+    return error.description
+  }
+
   /// Reads FILE as a scenario (it has `expect`), or every FILE as one subscriber's
   /// documents, evaluated with the catalog of `catalog` when given.
   static func explanation(
@@ -286,13 +304,14 @@ public enum EntitlementsTool {
         try Scenario.catalog(json: contents[contents.count - 1].bytes, file: file)
       }
       var record = SubscriberRecord()
-      for (file, bytes) in contents.prefix(files.count) {
+      for (file, contents) in contents.prefix(files.count) {
+        let bytes = JSONFile.withoutByteOrderMark(contents)
         do {
           for document in try DocumentReader.readAll(bytes, verifier: verifier) {
             record.fold(document)
           }
         } catch {
-          run.errors = "\(file): \(error)\n"
+          run.errors = "\(file): \(fileError(error, in: bytes))\n"
           run.status = 2
           return nil
         }

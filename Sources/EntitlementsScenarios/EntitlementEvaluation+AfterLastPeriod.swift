@@ -11,11 +11,25 @@ extension EntitlementEvaluation {
     return last
   }
 
-  /// Whether the App Store retries billing after the last period (SPEC §5, rules 4 and 5):
-  /// the renewal info says it is retrying, or a grace period runs. After a voluntary
-  /// cancellation there is nothing to retry, and the window is neither printed nor drawn.
+  /// Whether the App Store retries, or retried, billing after the last period (SPEC §5 rules
+  /// 4–6, §6), as the status at its expiry says from Apple's evidence: a grace period, billing
+  /// retry, or an expiry for a billing reason (`billingError`, `billingRetryExhausted`), even
+  /// once the window has passed. After a voluntary or any other expiry there is nothing to
+  /// retry, and with no evidence at all (no renewal info, no notification) the engine does
+  /// not guess one: the window is neither printed nor drawn (see DESIGN.md).
   var billingRetryCanHappen: Bool {
-    windowsAfterLastPeriod != nil
-      && (renewalInfo?.isInBillingRetryPeriod == true || gracePeriod != nil)
+    guard let windows = windowsAfterLastPeriod else { return false }
+    switch status(at: windows.expiresAt) {
+    case .gracePeriod, .billingRetry: return true
+    case .expired(_, let reason): return reason == .billingError || reason == .billingRetryExhausted
+    case .active, .revoked, .notSubscribed: return false
+    }
+  }
+
+  /// Whether nothing Apple said describes the time after the last period: no renewal info and
+  /// no expiry reason, so whether the App Store retries billing is unknown.
+  var afterLastPeriodIsUnknown: Bool {
+    guard let windows = windowsAfterLastPeriod, renewalInfo == nil else { return false }
+    return status(at: windows.expiresAt) == .expired(expiredAt: windows.expiresAt, reason: .unknown)
   }
 }

@@ -90,7 +90,8 @@ public struct Explanation: Sendable {
 
   /// The explanation for people: the environment, then per entitlement its products, status,
   /// periods, lapses, the windows around the last expiry (billing retry only where the App
-  /// Store can retry), readable releases; then purchase events and diagnostics.
+  /// Store retries or retried, "unknown" where nothing says), readable releases; then
+  /// purchase events and diagnostics.
   public var text: String {
     var lines: [String] = ["as of \(at)" + (environment.map { " (\($0.rawValue))" } ?? "")]
     if evaluation.entitlements.isEmpty { lines.append("no entitlement") }
@@ -126,6 +127,8 @@ public struct Explanation: Sendable {
         lines.append("    renewal attempts  \(Self.text(windows.renewalAttempts))")
         if entitlement.billingRetryCanHappen {
           lines.append("    billing retry     \(Self.text(windows.billingRetry))")
+        } else if entitlement.afterLastPeriodIsUnknown {
+          lines.append("    billing retry     unknown: no renewal info says how the period ends")
         }
         if let grace = entitlement.gracePeriod {
           lines.append("    grace period      \(Self.text(grace))")

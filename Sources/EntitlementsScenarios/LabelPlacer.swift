@@ -46,6 +46,9 @@ struct LabelPlacer {
   var obstacles: [TimelineBox] = []
   /// Pixels kept between two labels and between a label and the picture's edge.
   let gap = 3.0
+  /// Pixels kept between two labels side by side: more than ``gap``, so that two dates on one
+  /// row ("14:35", "Mar 2 14:41") read as two labels, not as one.
+  let spacing = 8.0
   /// Pixels kept between a label and an obstacle.
   let obstacleClearance = 3.0
 
@@ -79,8 +82,11 @@ struct LabelPlacer {
         {
           continue
         }
-        let padded = box.inset(by: -gap / 2)
-        guard !labels.contains(where: { $0.box.inset(by: -gap / 2).intersects(padded) }),
+        let padded = Self.padded(box, horizontally: spacing / 2, vertically: gap / 2)
+        guard
+          !labels.contains(where: {
+            Self.padded($0.box, horizontally: spacing / 2, vertically: gap / 2).intersects(padded)
+          }),
           !obstacles.contains(where: { $0.inset(by: -obstacleClearance).intersects(box) })
         else {
           continue
@@ -93,6 +99,13 @@ struct LabelPlacer {
       }
     }
     return nil
+  }
+
+  /// A box grown by different margins across and down.
+  static func padded(_ box: TimelineBox, horizontally: Double, vertically: Double) -> TimelineBox {
+    TimelineBox(
+      x: box.x - horizontally, y: box.y - vertically, width: box.width + 2 * horizontally,
+      height: box.height + 2 * vertically)
   }
 
   /// The labels as SVG `<text>` elements.

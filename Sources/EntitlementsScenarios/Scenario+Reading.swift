@@ -107,25 +107,32 @@ extension Scenario {
     }
   }
 
-  /// The file as JSON, read strictly: a leading UTF-8 byte order mark is skipped, a repeated
+  /// A file as JSON, read strictly: a leading UTF-8 byte order mark is skipped, a repeated
   /// key is an error naming its path, and a syntax error gives its line and column.
-  static func strictJSON(_ json: [UInt8], file: String) throws(ScenarioError) -> JSONValue {
-    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-    let bytes = json.starts(with: byteOrderMark) ? Array(json.dropFirst(3)) : json
+  ///
+  /// - Parameters:
+  ///   - json: The file's bytes.
+  ///   - file: Its name, for errors.
+  ///   - arrayPath: The name of a top-level array in error paths (a catalog's `products`), so
+  ///     that a repeated key reads `products[0].id` as every other problem of that file does.
+  /// - Returns: The file's JSON value.
+  /// - Throws: ``ScenarioError`` for a syntax error or the first repeated key.
+  static func strictJSON(
+    _ json: [UInt8], file: String, arrayPath: String = ""
+  ) throws(ScenarioError) -> JSONValue {
+    let bytes = JSONFile.withoutByteOrderMark(json)
     var repeated: [JSONRepeatedKey] = []
     let value: JSONValue
     do {
       value = try JSONValue(parsing: bytes, repeatedKeys: &repeated)
     } catch {
-      let (line, column) = error.position(in: bytes)
       throw ScenarioError(
-        file: file, path: "",
-        message: "not JSON: line \(line), column \(column): \(error.message)")
+        file: file, path: "", message: "not JSON: \(JSONFile.describe(error, in: bytes))")
     }
     if let first = repeated.first {
       let (line, column) = JSONSyntaxError(offset: first.offset, message: "").position(in: bytes)
       throw ScenarioError(
-        file: file, path: first.path,
+        file: file, path: first.path.hasPrefix("[") ? arrayPath + first.path : first.path,
         message: "repeated key (again at line \(line), column \(column)): write each key once")
     }
     return value
@@ -184,7 +191,9 @@ extension Scenario {
   }
 
   /// Reads a product catalog from a file of products in the scenario format's `products`
-  /// shape: an array of products, or an object whose `products` is one. Read strictly.
+  /// shape: an array of products, or an object whose `products` is one. Read as strictly as
+  /// a scenario file: an unknown or repeated key is an error, a syntax error gives its line
+  /// and column, and a leading UTF-8 byte order mark is skipped.
   ///
   /// ```swift
   /// try Scenario.catalog(
@@ -198,16 +207,8 @@ extension Scenario {
   /// - Returns: The catalog.
   /// - Throws: ``ScenarioError`` naming the file, the key path and the problem.
   public static func catalog(json: [UInt8], file: String) throws(ScenarioError) -> ProductCatalog {
-    let value: JSONValue
-    do {
-      value = try JSONValue(parsing: json)
-    } catch {
-      throw ScenarioError(file: file, path: "", message: "not JSON: \(error)")
-    }
-    if case .array = value {
-      return try products(
-        (value, "products"), file: file)
-    }
+    let value = try strictJSON(json, file: file, arrayPath: "products")
+    if case .array = value { return try products((value, "products"), file: file) }
     let top = try StrictObject(value, path: "", file: file, allowed: ["products"])
     return try catalog(top)
   }

@@ -355,18 +355,32 @@ struct TimelineDrawing {
     }
   }
 
+  /// The title, and the environment's badge when it is not production. The badge is a shape
+  /// around its text, so the two are chosen together here, not by the placer: the longest
+  /// title and badge that fit side by side (a badge drawn without its text would cover the
+  /// title); in a picture too narrow for both, the title alone.
   mutating func drawTitle() {
     let at = TimelineDateFormat(explanation.at)
-    request(
-      0, ["Entitlements as of \(at.full)", "As of \(at.dayYear)"], [.init(x: left, y: 26)],
-      size: 15, bold: true)
-    guard let environment = explanation.environment, environment != .production else { return }
-    let texts: [String] =
+    let titles = ["Entitlements as of \(at.full)", "As of \(at.dayYear)"]
+    guard let environment = explanation.environment, environment != .production else {
+      request(0, titles, [.init(x: left, y: 26)], size: 15, bold: true)
+      return
+    }
+    let badges: [String] =
       environment == .sandbox
       ? ["SANDBOX · accelerated time", "SANDBOX"] : [environment.rawValue.uppercased()]
     let metrics = TextMetrics()
-    guard let text = texts.first else { return }
-    let textWidth = metrics.width(of: text, size: 11, bold: true)
+    let pairs = titles.flatMap { title in badges.map { (title, $0) } }
+    let fitting = pairs.first { title, badge in
+      left + metrics.width(of: title, size: 15, bold: true) + 12
+        <= right - metrics.width(of: badge, size: 11, bold: true) - 16
+    }
+    guard let (title, badge) = fitting else {
+      request(0, titles, [.init(x: left, y: 26)], size: 15, bold: true)
+      return
+    }
+    request(0, [title], [.init(x: left, y: 26)], size: 15, bold: true)
+    let textWidth = metrics.width(of: badge, size: 11, bold: true)
     shapes.append(
       SVGElements.rect(
         x: right - textWidth - 16, y: 10, width: textWidth + 16, height: 22,
@@ -375,7 +389,7 @@ struct TimelineDrawing {
           ? "A sandbox history: the App Store renews in minutes what takes months in production"
           : "A history from \(environment.rawValue), not production"))
     request(
-      0, [text], [.init(x: right - 8, y: 25.5, anchor: .end)], size: 11, bold: true,
+      0, [badge], [.init(x: right - 8, y: 25.5, anchor: .end)], size: 11, bold: true,
       fill: "white")
   }
 

@@ -153,6 +153,7 @@ struct EntitlementsToolTests {
 
   struct ExplainCase: CustomTestStringConvertible, Sendable {
     var name: String
+    /// A file under Scenarios/, or a scenario's JSON.
     var file: String
     var at: String
     var includes: [String]
@@ -180,6 +181,27 @@ struct EntitlementsToolTests {
       file: "grace-period-then-billing-retry.json", at: "2017-05-10",
       includes: ["billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z", "grace period"]),
     .init(
+      name: "billing retry after it was exhausted: it explains the expiry",
+      file: "billing-retry-exhausted-exactly-at-day-60.json", at: "2017-08-01",
+      includes: [
+        "expired (", "billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z",
+      ]),
+    .init(
+      name: "billing retry after a billing-error expiry whose window has passed",
+      file: billingError(renewalInfo: #", "auto_renew_status": "0", "expiration_intent": "2""#),
+      at: "2017-08-01",
+      includes: ["expired (", "billing retry     2017-04-20T08:00:00Z – 2017-06-19T08:00:00Z"],
+      excludes: ["unknown"]),
+    .init(
+      name: "billing retry unknown without renewal info",
+      file: billingError(renewalInfo: nil), at: "2017-08-01",
+      includes: ["billing retry     unknown: no renewal info says how the period ends"],
+      excludes: ["2017-06-19"]),
+    .init(
+      name: "no billing retry after a price increase",
+      file: billingError(renewalInfo: #", "auto_renew_status": "0", "expiration_intent": "3""#),
+      at: "2017-08-01", includes: ["renewal attempts"], excludes: ["billing retry"]),
+    .init(
       name: "a lifetime purchase is owned",
       file: "lifetime-and-subscription-unlock-one-entitlement.json", at: "2018-01-01",
       includes: [
@@ -190,9 +212,30 @@ struct EntitlementsToolTests {
       excludes: ["never", "will not renew", "windows around"]),
   ]
 
+  /// A scenario (inline JSON) of one month ending on 2017-04-20, with the fields of its
+  /// renewal info after `original_transaction_id`, or none.
+  static func billingError(renewalInfo: String?) -> String {
+    """
+    {"name": "one month", "products": [{"id": "m", "type": "autoRenewable", "duration": "P1M"}],
+     "transactions": [{"product_id": "m", "transaction_id": "1",
+       "purchase_date": "2017-03-20T08:00:00Z", "expires_date": "2017-04-20T08:00:00Z"}],
+    """
+      + (renewalInfo.map { #""pendingRenewalInfo": [{"original_transaction_id": "1"\#($0)}],"# }
+        ?? "")
+      + #""expect": [{"diagnostics": 0}]}"#
+  }
+
   @Test(arguments: explainCases)
-  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) {
-    let run = EntitlementsTool.run(["explain", path("Scenarios/\(test.file)"), "--at", test.at])
+  func explainTextSaysWhatAPersonNeeds(_ test: ExplainCase) throws {
+    var file = path("Scenarios/\(test.file)")
+    if test.file.hasPrefix("{") {
+      file =
+        FileManager.default.temporaryDirectory
+        .appendingPathComponent("explain-\(UUID().uuidString).json").path
+      try test.file.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+    defer { if test.file.hasPrefix("{") { try? FileManager.default.removeItem(atPath: file) } }
+    let run = EntitlementsTool.run(["explain", file, "--at", test.at])
     #expect(run.status == 0, "\(run.errors)")
     for text in test.includes { #expect(run.output.contains(text), "\(text)\n\(run.output)") }
     for text in test.excludes { #expect(!run.output.contains(text), "\(text)\n\(run.output)") }
@@ -335,6 +378,72 @@ struct ExplainDocumentsTests {
     #expect(run.errors.contains("21007"), "\(run.errors)")
     #expect(run.errors.contains("verify it against the sandbox"), "\(run.errors)")
     #expect(run.output.isEmpty)
+  }
+
+  struct DocumentFile: CustomTestStringConvertible, Sendable {
+    var name: String
+    var bytes: [UInt8]
+    /// The whole of standard error, or `nil` when the file is read.
+    var error: String?
+    var testDescription: String { name }
+  }
+
+  static let transaction = Array(
+    #"{"transactionId": "2000000000000001", "originalTransactionId": "2000000000000001", "productId": "m", "purchaseDate": 1750000000000, "expiresDate": 1752592000000}"#
+      .utf8)
+
+  /// Files saved by editors: a byte order mark is skipped, and a file that is not JSON is
+  /// located by line and column in the file, as in scenario files.
+  static let documentFiles: [DocumentFile] = [
+    .init(name: "a document with a byte order mark", bytes: [0xEF, 0xBB, 0xBF] + transaction),
+    .init(
+      name: "an array of documents with a byte order mark",
+      bytes: [0xEF, 0xBB, 0xBF] + Array("[\n".utf8) + transaction + Array("\n]".utf8)),
+    .init(
+      name: "not JSON on line 3",
+      bytes: Array("{\"status\": 0,\n \"receipt\": {\"in_app\": [\n   {\"product_id\": m}]}}".utf8),
+      error: "FILE: not JSON: line 3, column 19: expected a value\n"),
+    .init(
+      name: "not JSON after a byte order mark",
+      bytes: [0xEF, 0xBB, 0xBF] + Array("[\n  {\"status\": 0,}\n]".utf8),
+      error: "FILE: not JSON: line 2, column 16: expected a member name in quotes\n"),
+    .init(
+      name: "an empty file", bytes: [],
+      error: "FILE: not JSON: line 1, column 1: expected a value, found the end\n"
+    ),
+    .init(
+      name: "a JWS whose payload is not JSON keeps the reader's words",
+      bytes: Array("eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.c2ln\n".utf8),
+      error: "FILE: not JSON: at byte 0: expected null\n"),
+  ]
+
+  @Test(arguments: documentFiles)
+  func documentFilesAsEditorsSaveThem(_ test: DocumentFile) throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("explain-\(UUID().uuidString).json")
+    try Data(test.bytes).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let run = EntitlementsTool.run(["explain", url.path, "--at", "1751000000000"])
+    if let error = test.error {
+      #expect(run.status == 2)
+      #expect(run.errors == error.replacingOccurrences(of: "FILE", with: url.path))
+    } else {
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.output.contains("entitlement 2000000000000001"), "\(run.output)")
+    }
+  }
+
+  /// A catalog given to `explain` is read strictly: a repeated key is an error with its line.
+  @Test func aCatalogWithARepeatedKeyIsRefused() throws {
+    let document = try Self.temporary("t.json", String(decoding: Self.transaction, as: UTF8.self))
+    let catalog = try Self.temporary(
+      "products.json", "[{\"id\": \"m\", \"type\": \"autoRenewable\",\n  \"id\": \"n\"}]")
+    let run = EntitlementsTool.run(["explain", document, "--catalog", catalog])
+    #expect(run.status == 2)
+    #expect(
+      run.errors
+        == "\(catalog): products[0].id: repeated key (again at line 2, column 3): write each key once\n"
+    )
   }
 
   /// Two files, one a JSON array of documents: one subscriber; the catalog names the

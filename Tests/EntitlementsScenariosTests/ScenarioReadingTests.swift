@@ -149,6 +149,50 @@ struct ScenarioReadingTests {
     #expect(ScenarioRunner.run(scenario).passed)
   }
 
+  /// A catalog file (`--catalog`) is written by people too: read as strictly as a scenario.
+  static let badCatalogs: [Bad] = [
+    .init(
+      name: "catalog: a repeated id in an array of products",
+      json: "[{\"id\": \"a\", \"type\": \"consumable\",\n  \"id\": \"b\"}]",
+      error: "p.json: products[0].id: repeated key (again at line 2, column 3): write each key once"
+    ),
+    .init(
+      name: "catalog: a repeated key in an object of products",
+      json: #"{"products": [{"id": "a", "type": "consumable", "type": "nonConsumable"}]}"#,
+      error: "p.json: products[0].type: repeated key (again at line 1, column 49)"),
+    .init(
+      name: "catalog: a repeated products key",
+      json: #"{"products": [], "products": []}"#,
+      error: "p.json: products: repeated key (again at line 1, column 18)"),
+    .init(
+      name: "catalog: not JSON, with line and column",
+      json: "[{\"id\": \"a\",\n  \"type\": consumable}]",
+      error: "p.json: not JSON: line 2, column 11: expected a value"),
+    .init(
+      name: "catalog: an unknown key",
+      json: #"[{"id": "a", "type": "consumable", "entitlment": "x"}]"#,
+      error: #"p.json: products[0].entitlment: unknown key (did you mean "entitlement"?)"#),
+  ]
+
+  @Test(arguments: badCatalogs)
+  func badCatalogsNameTheFileThePathAndTheProblem(_ test: Bad) {
+    do {
+      _ = try Scenario.catalog(json: Array(test.json.utf8), file: "p.json")
+      Issue.record("accepted \(test.json)")
+    } catch {
+      #expect(error.description.hasPrefix(test.error), "\(error)")
+    }
+  }
+
+  @Test(arguments: [
+    #"[{"id": "a", "type": "autoRenewable", "duration": "P1M", "entitlement": "pro"}]"#,
+    #"{"products": [{"id": "a", "type": "autoRenewable", "duration": "P1M", "entitlement": "pro"}]}"#,
+  ])
+  func aCatalogWithAByteOrderMarkIsRead(_ json: String) throws {
+    let catalog = try Scenario.catalog(json: [0xEF, 0xBB, 0xBF] + Array(json.utf8), file: "p.json")
+    #expect(catalog["a"]?.entitlement == "pro")
+  }
+
   @Test func pastedAppleDocumentsAreReadTolerantly() throws {
     let json = #"""
       {"name": "pasted", "products": [{"id": "m", "type": "autoRenewable"}],
