@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target for the reading layer: the library instrumented by SwiftPM, the
 # target linked by swiftc (SwiftPM renames an executable's main, which libFuzzer provides).
-# Usage (see README, "Fuzzing"):
+# Usage (see README, "Testing"): it also writes the seeds (Fuzz/make-seeds.py: one document
+# of every kind the reader accepts); folders of real documents make good further seeds.
 #   Fuzz/build.sh && mkdir -p .build-fuzz/corpus && .build-fuzz/entitlements-fuzz \
-#     -max_total_time=600 .build-fuzz/corpus ../shared/fixtures/*/
+#     -max_total_time=600 .build-fuzz/corpus .build-fuzz/seeds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-fuzz
@@ -13,4 +14,5 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING \
   -I "$scratch/release/Modules" \
   Sources/entitlements-fuzz/*.swift "$scratch"/release/Entitlements.build/*.o \
   -o "$scratch/entitlements-fuzz"
+python3 Fuzz/make-seeds.py "$scratch/seeds"
 echo "built $scratch/entitlements-fuzz"

@@ -1,9 +1,10 @@
 // A fuzz target for the reading layer (issue: reading real input).
 //
 // libFuzzer, coverage-guided (the README gives the command):
-//   Fuzz/build.sh
+//   Fuzz/build.sh        (also writes the seeds: Fuzz/make-seeds.py, every kind of document)
 //   mkdir -p .build-fuzz/corpus
-//   .build-fuzz/entitlements-fuzz -max_total_time=600 .build-fuzz/corpus ../shared/fixtures/*/
+//   .build-fuzz/entitlements-fuzz -max_total_time=600 .build-fuzz/corpus .build-fuzz/seeds
+// Real documents make good further seeds: add their folders to the command.
 //
 // Built normally (no -DFUZZING), the same target replays files given as arguments, so a
 // crashing input found by libFuzzer can be rerun under a debugger.
@@ -29,6 +30,21 @@ func exercise(_ bytes: [UInt8]) {
   var record = SubscriberRecord()
   record.fold(document)
   record.fold(document)
+  exerciseFile(bytes)
+}
+
+/// Reads the input as a file of documents (one, a JSON array, or JWS lines) and folds them
+/// all, in order and backwards, as one subscriber: none of this may trap.
+func exerciseFile(_ bytes: [UInt8]) {
+  guard let documents = try? DocumentReader.readAll(bytes) else { return }
+  var record = SubscriberRecord()
+  for document in documents + documents.reversed() { record.fold(document) }
+  let evaluation = Evaluator().evaluate(record.history)
+  for entitlement in evaluation.entitlements {
+    precondition(entitlement._invariantViolations().isEmpty, "invariant broken")
+    _ = entitlement.status(at: Instant(millisecondsSince1970: 1_720_000_000_000))
+    _ = entitlement.appleAgreement
+  }
 }
 
 /// libFuzzer's entry point: one input, never a trap.

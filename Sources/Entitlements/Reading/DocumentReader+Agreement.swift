@@ -15,7 +15,19 @@ extension DocumentReader {
   /// - Parameter bytes: A document as received, or any bytes.
   /// - Returns: One sentence naming what differs, or `nil`.
   package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
-    guard let fast = FastDocumentReader.read(bytes)?.document else { return nil }
+    guard let read = FastDocumentReader.read(bytes) else { return nil }
+    // A verifyReceipt status that carries no receipt is refused after either reader: the
+    // general reader must refuse it with the same error.
+    if case .verifyReceipt(let response) = read, let statusError = response.statusError {
+      do throws(ReadError) {
+        _ = try readGeneral(bytes)
+        return "the general reader read a document of status \(response.status ?? 0)"
+      } catch {
+        return error == .verifyReceiptStatus(statusError)
+          ? nil : "the general reader refused status \(response.status ?? 0) otherwise: \(error)"
+      }
+    }
+    let fast = read.document
     let general: any PurchaseDocument
     do {
       general = try readGeneral(bytes).document
