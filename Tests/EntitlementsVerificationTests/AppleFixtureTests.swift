@@ -3,13 +3,15 @@ import EntitlementsVerification
 import Foundation
 import Testing
 
-/// Every real JWS Apple signed under `../shared/fixtures` (read in place): notifications with
-/// their nested transaction and renewal info, and transactions an app sent, verify against the
-/// pinned Apple Root CA - G3 at their `signedDate`, except the two stored copies whose
-/// signature was truncated (MANIFEST: geniusparenting-strapi rows 99 and 100). Apple's test
-/// payloads verify against Apple's test root, and neither they nor Xcode's verify against
-/// Apple's root.
-@Suite("Apple's signed data (fixtures)")
+/// Every real JWS Apple signed under `../shared/fixtures` (read in place; the suite is skipped
+/// without it): notifications with their nested transaction and renewal info, and transactions
+/// an app sent, verify against the pinned Apple Root CA - G3 at their `signedDate`, except the
+/// two stored copies whose signature was truncated (MANIFEST: geniusparenting-strapi rows 99
+/// and 100). Apple's test payloads verify against Apple's test CA, pinned here, and neither
+/// they nor Xcode's verify against Apple's root.
+@Suite(
+  "Apple's signed data (fixtures)",
+  .enabled(if: SharedData.fixturesArePresent, Comment(rawValue: SharedData.fixturesMissingNote)))
 struct AppleFixtureTests {
   struct Document: CustomTestStringConvertible, Sendable {
     var file: String
@@ -48,7 +50,7 @@ struct AppleFixtureTests {
     return []
   }
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: documents)
+  @Test(arguments: documents)
   func everyJWSVerifiesAgainstApplesRoot(_ document: Document) throws {
     let root = try JSONSerialization.jsonObject(with: SharedData.fixture(document.file))
     let verifier = SignedDataVerifier(bundleId: document.bundleId, environment: .sandbox)
@@ -113,7 +115,7 @@ struct AppleFixtureTests {
     "apple-asl-python__mock_testNotification.jws",
   ]
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: mocks)
+  @Test(arguments: mocks)
   func applesTestPayloadsVerifyAgainstTheirTestRootOnly(_ name: String) throws {
     let jws = try Self.jws(name)
     let testRoot = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
@@ -133,7 +135,7 @@ struct AppleFixtureTests {
     "apple-asl-python__xcode-signed-app-transaction.jws": 1_697_680_122_257,
   ]
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: xcode.keys.sorted())
+  @Test(arguments: xcode.keys.sorted())
   func xcodePayloadsVerifyOnlyAgainstTheirOwnCertificate(_ name: String) throws {
     let jws = try Self.jws(name)
     for environment in [StoreEnvironment.production, .sandbox, .xcode] {
