@@ -8,8 +8,9 @@ import Entitlements
 /// issued and signed by the next, the intermediate a certificate authority with Apple's OID
 /// 1.2.840.113635.100.6.2.1, the leaf with 1.2.840.113635.100.6.11.1; the signature (raw
 /// `r ‖ s`, P-256, SHA-256 over `header.payload`); every certificate valid at the payload's
-/// `signedDate` (or the instant given); then the claims: `environment`, `bundleId` and
-/// `appAppleId` as expected. A failure names its step (``SignatureVerificationError``).
+/// `signedDate` (or the instant given); then the claims, in Apple's order: `bundleId`,
+/// `appAppleId` and `environment` as expected. A failure names its step
+/// (``SignatureVerificationError``).
 ///
 /// ```swift
 /// let verifier = SignedDataVerifier(bundleId: "com.example", environment: .production,
@@ -260,15 +261,14 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     return ChainCache.HeaderEntry(chain: chain, midstate: midstate)
   }
 
-  /// Step 6: environment, bundle id and app Apple id.
+  /// Step 6: bundle id, app Apple id and environment, in the order of Apple's library (a
+  /// production verifier names a wrong `appAppleId` before a sandbox environment, as Apple's
+  /// does).
   private func check(_ claims: PayloadClaims, singleCertificate: Bool)
     throws(SignatureVerificationError)
   {
     if singleCertificate, claims.environment != StoreEnvironment.xcode.rawValue {
       throw .environmentMismatch(expected: .xcode, found: claims.environment)
-    }
-    if let environment, claims.environment != environment.rawValue {
-      throw .environmentMismatch(expected: environment, found: claims.environment)
     }
     if let bundleId, let found = claims.bundleId, found != bundleId {
       throw .bundleMismatch(expected: bundleId, found: found)
@@ -283,6 +283,9 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
       if claims.isNotification, claims.appAppleId == nil {
         throw .appAppleIdMismatch(expected: appAppleId, found: nil)
       }
+    }
+    if let environment, claims.environment != environment.rawValue {
+      throw .environmentMismatch(expected: environment, found: claims.environment)
     }
   }
 }
