@@ -179,6 +179,32 @@ struct AppleFixtureTests {
     #expect(throws: sandboxPayload) { try verifier(.production, 1234).verifyNotification(jws) }
   }
 
+  /// Apple's root alone in `x5c` is never a chain of one (Xcode's form), even where Apple's
+  /// root is trusted: refused for the chain's length. Without that check it would be refused
+  /// later, for its P-384 key, which this test tells apart.
+  @Test func applesRootAloneIsNotAChainOfOne() throws {
+    let documents = try JSONSerialization.jsonObject(
+      with: SharedData.fixture("notifications_v2/session-pro-backend/documents.json"))
+    let real = try #require(Self.signedStrings(in: documents).first?.jws)
+    let root = try Self.lastCertificate(of: real)
+    #expect(try TrustedRoot(derRepresentation: root) == .appleRootCAG3)
+    func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+      Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+    let header = #"{"alg":"ES256","x5c":["\#(Data(root).base64EncodedString())"]}"#
+    let payload = #"{"bundleId":"com.example","environment":"Xcode","signedDate":1759320000000}"#
+    let signature = base64URL([UInt8](repeating: 1, count: 64))
+    let jws = [base64URL(header.utf8), base64URL(payload.utf8), signature].joined(separator: ".")
+    for environment in [StoreEnvironment.production, .sandbox, nil] {
+      let verifier = SignedDataVerifier(
+        trustedRoots: [.appleRootCAG3], bundleId: nil, environment: environment)
+      #expect(throws: SignatureVerificationError.invalidChainLength(1)) {
+        try verifier.verify(jws)
+      }
+    }
+  }
+
   /// Xcode's payloads and their `signedDate` (`receiptCreationDate` for the app transaction),
   /// written with a fraction of a millisecond.
   static let xcode: [String: Int64] = [
