@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target of the verifier (EntitlementsVerification): the libraries
 # instrumented by SwiftPM, the target linked by swiftc (SwiftPM renames an executable's main,
-# which libFuzzer provides), and a seed corpus from the generated JWS and certificates
-# (python3 extracts them; without it, start from an empty corpus).
+# which libFuzzer provides), and a seed corpus: the generated JWS and root. The target trusts
+# Apple's root and the generated root (Tests/EntitlementsVerificationTests/Generated), so the
+# seeds pass the chain; nothing but a seed may verify.
 # Usage:
 #   Fuzz/build-verify.sh && .build-fuzz/entitlements-fuzz-verify \
 #     -max_total_time=600 .build-fuzz/corpus-verify
@@ -13,18 +14,17 @@ swift build -c release --scratch-path "$scratch" --target EntitlementsVerificati
   -Xswiftc -sanitize=fuzzer,address
 swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING \
   -I "$scratch/release/Modules" \
-  Sources/entitlements-fuzz-verify/*.swift \
+  "$PWD"/Sources/entitlements-fuzz-verify/*.swift \
   "$scratch"/release/Entitlements.build/*.o "$scratch"/release/EntitlementsVerification.build/*.o \
   -o "$scratch/entitlements-fuzz-verify"
+generated=Tests/EntitlementsVerificationTests/Generated
 mkdir -p "$scratch/corpus-verify"
-if command -v python3 > /dev/null; then
-  python3 - "$scratch/corpus-verify" <<'PYTHON'
-import base64, json, os, sys
-cases = json.load(open("Tests/EntitlementsVerificationTests/Generated/jws-cases.json"))
-for index, case in enumerate(cases["cases"]):
-    open(os.path.join(sys.argv[1], f"jws-{index}"), "w").write(case["jws"])
-for name, der in cases["roots"].items():
-    open(os.path.join(sys.argv[1], f"root-{name}.der"), "wb").write(base64.b64decode(der))
-PYTHON
-fi
+# The generated JWS are base64url and dots: one seed file each, read without a JSON parser.
+index=0
+grep -o '"jws": "[^"]*"' "$generated/jws-cases.json" | sed 's/^"jws": "//; s/"$//' |
+  while IFS= read -r jws; do
+    printf '%s' "$jws" > "$scratch/corpus-verify/jws-$index"
+    index=$((index + 1))
+  done
+cp "$generated/root.der" "$scratch/corpus-verify/root.der"
 echo "built $scratch/entitlements-fuzz-verify (seeds in $scratch/corpus-verify)"

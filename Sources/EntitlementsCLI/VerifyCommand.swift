@@ -48,7 +48,10 @@ public struct VerifyOptions: Hashable, Sendable {
 ///
 /// A file holds one JWS, JWS lines, or a JSON document whose JWS strings are found wherever
 /// they nest, including inside the payloads of JWS (a notification's transaction and renewal
-/// info): each is verified on its own.
+/// info): each is verified on its own. In JSON, every string at a key where Apple puts a JWS
+/// (``signedKeys``) is checked whatever its characters, so a damaged one is reported
+/// (`malformed`) and fails the run instead of being skipped; elsewhere, every string that
+/// looks like one (``looksLikeJWS(_:)``). Every line of JWS lines is checked the same way.
 ///
 /// ```
 /// $ entitlements verify documents.json --bundle-id GeniusParentingAI --environment Sandbox
@@ -132,8 +135,20 @@ enum VerifyCommand {
     }
   }
 
-  /// Every compact JWS in a file with its JSON path (empty for a file that is one JWS, `:N`
-  /// for line N of JWS lines); nil when the file is neither.
+  /// The keys at which Apple's documents hold a JWS: a notification's `signedPayload` (as
+  /// posted, and in each item of Get Notification History), `signedTransactionInfo` and
+  /// `signedRenewalInfo` (a notification's `data`, Get Transaction Info, each
+  /// `lastTransactions` item of Get All Subscription Statuses), every element of
+  /// `signedTransactions` (Get Transaction History, Get Refund History) and
+  /// `signedAppTransactionInfo` (Get App Transaction Info, a notification's `appData`).
+  static let signedKeys: Set<String> = [
+    "signedPayload", "signedTransactionInfo", "signedRenewalInfo", "signedTransactions",
+    "signedAppTransactionInfo",
+  ]
+
+  /// Every JWS to check in a file, with its JSON path (empty for a file that is one JWS, `:N`
+  /// for line N of JWS lines); nil when the file is neither JSON nor lines that each look like
+  /// the start of a JWS (`eyJ`, the base64url of `{"`).
   static func signedStrings(in bytes: [UInt8]) -> [(path: String, jws: String)]? {
     let text = String(decoding: bytes, as: UTF8.self)
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -146,39 +161,45 @@ enum VerifyCommand {
     }
     var found: [(String, String)] = []
     for (index, line) in lines.enumerated() where !line.isEmpty {
-      guard isCompactJWS(line) else { return nil }
+      // Each line is checked whatever follows `eyJ`: a damaged line is reported, not a reason
+      // to skip the file.
+      guard line.hasPrefix("eyJ") else { return nil }
       found.append((lines.count == 1 ? "" : ":\(index + 1)", line))
     }
     return found
   }
 
-  /// Every compact JWS string in a JSON value, with its path (`.a[0].b`), in key order.
-  static func signedStrings(in value: JSONValue, path: String = "") -> [(path: String, jws: String)]
-  {
+  /// Every JWS to check in a JSON value, with its path (`.a[0].b`), in key order: each string
+  /// at one of ``signedKeys`` (or in an array there), whatever its characters; any other
+  /// string that ``looksLikeJWS(_:)``. Objects under those keys (a decoded payload stored in
+  /// place of its JWS) are searched like any other.
+  static func signedStrings(
+    in value: JSONValue, path: String = "", atSignedKey: Bool = false
+  ) -> [(path: String, jws: String)] {
     switch value {
     case .object(let members):
       return members.keys.sorted().flatMap { key in
-        members[key].map { signedStrings(in: $0, path: "\(path).\(key)") } ?? []
+        members[key].map {
+          signedStrings(in: $0, path: "\(path).\(key)", atSignedKey: signedKeys.contains(key))
+        } ?? []
       }
     case .array(let elements):
-      return elements.enumerated().flatMap { signedStrings(in: $1, path: "\(path)[\($0)]") }
-    case .string(let text) where isCompactJWS(text):
+      return elements.enumerated().flatMap {
+        signedStrings(in: $1, path: "\(path)[\($0)]", atSignedKey: atSignedKey)
+      }
+    case .string(let text) where atSignedKey || looksLikeJWS(text):
       return [(path, text)]
     default:
       return []
     }
   }
 
-  /// Whether `text` looks like a compact JWS: three base64url parts, the header a JSON object
-  /// (`eyJ` is the encoding of `{"`).
-  static func isCompactJWS(_ text: String) -> Bool {
-    guard text.hasPrefix("eyJ") else { return false }
-    let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    return parts.count == 3
-      && text.utf8.allSatisfy { byte in
-        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-          || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-      }
+  /// Whether a string found at another key is taken for a JWS: it starts with `eyJ` (the
+  /// base64url of `{"`, a JSON header) and has at least two dots. Nothing else is asked of its
+  /// characters, so a JWS damaged anywhere past its first three characters (a `+`, `=`
+  /// padding, a part too many) is checked and reported, never passed over.
+  static func looksLikeJWS(_ text: String) -> Bool {
+    text.hasPrefix("eyJ") && text.utf8.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
   }
 
   /// The DER of a root certificate file: DER as is, or the first PEM certificate.

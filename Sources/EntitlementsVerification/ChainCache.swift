@@ -13,7 +13,8 @@
 /// payload under one leaf, so a hit needs no base64 or JSON work and keeps the SHA-256 state
 /// after the header's whole blocks); and by the `x5c` certificates' bytes, so that another
 /// header over the same certificates reuses the chain. Only chains that passed are kept, and
-/// never a verdict about time: validity is checked per payload.
+/// only headers a verified signature was made under; never a verdict about time: validity is
+/// checked per payload.
 ///
 /// A leaf's fixed-base table (151 KB) is built on the chain's second use: a chain used once
 /// does not pay for it. The cache holds at most ``capacity`` chains and headers; when full it
@@ -72,14 +73,31 @@ final class ChainCache: Sendable {
     state.withLock { $0.chains[Key(bytes: key)] }
   }
 
-  /// Keeps a verified chain and the header it came in.
-  func insert(header: [UInt8], entry: HeaderEntry, certificates key: [UInt8]) {
+  /// Keeps a verified chain, by its certificates.
+  func insert(chain: VerifiedChain, certificates key: [UInt8]) {
     state.withLock { state in
-      if state.headers.count >= Self.capacity || state.chains.count >= Self.capacity {
-        state = State()
-      }
+      Self.makeRoom(&state)
+      state.chains[Key(bytes: key)] = chain
+    }
+  }
+
+  /// Keeps a header a verified signature was made under, with its chain.
+  func insert(header: [UInt8], entry: HeaderEntry) {
+    state.withLock { state in
+      Self.makeRoom(&state)
       state.headers[Key(bytes: header)] = entry
-      state.chains[Key(bytes: key)] = entry.chain
+    }
+  }
+
+  /// The number of headers and chains kept (for tests: what a refused JWS leaves behind).
+  var count: (headers: Int, chains: Int) {
+    state.withLock { ($0.headers.count, $0.chains.count) }
+  }
+
+  /// Empties the cache when either index is full.
+  private static func makeRoom(_ state: inout State) {
+    if state.headers.count >= capacity || state.chains.count >= capacity {
+      state = State()
     }
   }
 

@@ -8,8 +8,9 @@ import Entitlements
 /// issued and signed by the next, the intermediate a certificate authority with Apple's OID
 /// 1.2.840.113635.100.6.2.1, the leaf with 1.2.840.113635.100.6.11.1; the signature (raw
 /// `r ‖ s`, P-256, SHA-256 over `header.payload`); every certificate valid at the payload's
-/// `signedDate` (or the instant given); then the claims: `environment`, `bundleId` and
-/// `appAppleId` as expected. A failure names its step (``SignatureVerificationError``).
+/// `signedDate` (or the instant given); then the claims, in Apple's order: `bundleId`,
+/// `appAppleId` and `environment` as expected. A failure names its step
+/// (``SignatureVerificationError``).
 ///
 /// ```swift
 /// let verifier = SignedDataVerifier(bundleId: "com.example", environment: .production,
@@ -33,7 +34,8 @@ import Entitlements
 /// Verified chains are cached inside the verifier (copies share the cache; it is safe from
 /// any thread): each further payload under the same certificates costs one P-256
 /// verification, from a table of the leaf's key built on the chain's second use. Validity is
-/// still checked for each payload at its own instant.
+/// still checked for each payload at its own instant. A header enters the cache only once a
+/// JWS signature made under it has verified, so headers nobody signed cannot flush it.
 ///
 /// - Note: Revocation is not checked. Apple's library asks Apple's OCSP responder when online
 ///   checks are on; that needs the network, out of reach of a pure library. A caller who wants
@@ -160,6 +162,8 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     let parts = try CompactJWS(bytes)
     let header = UnsafeBufferPointer(rebasing: bytes[parts.header])
     var entry: ChainCache.HeaderEntry
+    // A header not seen before, kept once a signature under it verifies.
+    var newHeader: [UInt8]?
     if let (found, buildTable) = cache.lookUp(header: header) {
       entry = found
       if buildTable {
@@ -168,7 +172,9 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
         entry.table = table
       }
     } else {
-      entry = try chain(of: Array(header))
+      let bytes = Array(header)
+      entry = try chain(of: bytes)
+      newHeader = bytes
     }
     // Step 5: the signature over header.payload. Both parts are decoded first, so that a
     // truncated or mangled part is named as such rather than as a signature that fails.
@@ -190,6 +196,9 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     guard entry.chain.leafKey.isValid(r: r, s: s, digest: digest, table: entry.table) else {
       throw .invalidSignature
     }
+    // Signed by the leaf, so the header is the signer's: worth keeping. Before this point
+    // anyone could pair a trusted x5c with endless headers and empty the cache.
+    if let newHeader { cache.insert(header: newHeader, entry: entry) }
     // The payload, now trusted: its claims.
     let claims: PayloadClaims
     do {
@@ -213,7 +222,8 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
   }
 
   /// Steps 1–3 for a header not seen before: decode it, check `alg`, verify the chain (or find
-  /// it verified under another header), and cache it.
+  /// it verified under another header, the chain cached once verified). The header itself is
+  /// cached by the caller, after the signature.
   private func chain(of header: [UInt8]) throws(SignatureVerificationError)
     -> ChainCache.HeaderEntry
   {
@@ -239,27 +249,26 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
     if let cached = cache.chain(certificates: key) {
       chain = cached
     } else {
+      // Only chains to a trusted root get here and are kept: a bounded set (Apple's leaves).
       chain = try VerifiedChain(certificates: certificates, trustedRoots: trustedRoots)
+      cache.insert(chain: chain, certificates: key)
     }
     var midstate = SHA256()
     let wholeBlocks = header.count - header.count % SHA256.blockByteCount
     header.withUnsafeBytes {
       midstate.compress(UnsafeRawBufferPointer(rebasing: $0[0..<wholeBlocks]))
     }
-    let entry = ChainCache.HeaderEntry(chain: chain, midstate: midstate)
-    cache.insert(header: header, entry: entry, certificates: key)
-    return entry
+    return ChainCache.HeaderEntry(chain: chain, midstate: midstate)
   }
 
-  /// Step 6: environment, bundle id and app Apple id.
+  /// Step 6: bundle id, app Apple id and environment, in the order of Apple's library (a
+  /// production verifier names a wrong `appAppleId` before a sandbox environment, as Apple's
+  /// does).
   private func check(_ claims: PayloadClaims, singleCertificate: Bool)
     throws(SignatureVerificationError)
   {
     if singleCertificate, claims.environment != StoreEnvironment.xcode.rawValue {
       throw .environmentMismatch(expected: .xcode, found: claims.environment)
-    }
-    if let environment, claims.environment != environment.rawValue {
-      throw .environmentMismatch(expected: environment, found: claims.environment)
     }
     if let bundleId, let found = claims.bundleId, found != bundleId {
       throw .bundleMismatch(expected: bundleId, found: found)
@@ -274,6 +283,9 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
       if claims.isNotification, claims.appAppleId == nil {
         throw .appAppleIdMismatch(expected: appAppleId, found: nil)
       }
+    }
+    if let environment, claims.environment != environment.rawValue {
+      throw .environmentMismatch(expected: environment, found: claims.environment)
     }
   }
 }

@@ -62,7 +62,8 @@ public struct TrustedRoot: Hashable, Sendable {
     var bytes: [UInt8] = []
     var high: UInt8?
     for digit in digits {
-      guard digit.isASCII, let value = UInt8(String(digit), radix: 16) else { return nil }
+      // UInt8(_:radix:) reads ASCII digits only: a fullwidth or Arabic-Indic digit is refused.
+      guard let value = UInt8(String(digit), radix: 16) else { return nil }
       if let first = high {
         bytes.append(first << 4 | value)
         high = nil

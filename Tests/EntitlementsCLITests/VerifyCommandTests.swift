@@ -131,6 +131,119 @@ struct VerifyCommandTests {
     #expect(empty.output.hasSuffix("0 verified, 0 failed\n"))
   }
 
+  /// A JSON document, JWS lines or one JWS holding a damaged JWS beside a good one, and what
+  /// `verify` must say of the damaged one (`malformed`, at its path, and why).
+  struct Damage: CustomTestStringConvertible, Sendable {
+    var name: String
+    var file: String
+    /// The file's text, given the good JWS.
+    var text: @Sendable (String) -> String
+    /// The damaged JWS's location after the file's name (`.b`, `:2`), and the reason.
+    var reported: String
+    var verified = 1
+    var testDescription: String { name }
+  }
+
+  /// The good JWS with one change.
+  static func damaged(_ good: String, _ change: (inout [String]) -> Void) -> String {
+    var parts = good.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    change(&parts)
+    return parts.joined(separator: ".")
+  }
+
+  static let payloadWithPlus: @Sendable (String) -> String = { good in
+    damaged(good) { $0[1] = String($0[1].prefix(10)) + "+" + $0[1].dropFirst(11) }
+  }
+
+  static let damages: [Damage] = [
+    Damage(
+      name: "a '+' in the payload, at a key of our own", file: "plus.json",
+      text: { #"{"a": "\#($0)", "b": "\#(payloadWithPlus($0))"}"# },
+      reported: " .b: the JWS payload is not base64url"),
+    Damage(
+      name: "a '==' padded signature, at a key of our own", file: "padded.json",
+      text: { #"{"a": "\#($0)", "b": "\#($0)=="}"# },
+      reported: " .b: the JWS signature is not base64url"),
+    Damage(
+      name: "a part too many, at a key of our own", file: "four.json",
+      text: { #"{"a": "\#($0)", "b": "\#($0).\#($0.split(separator: ".")[2])"}"# },
+      reported: " .b: not a compact JWS: more than three parts, expected header.payload.signature"),
+    Damage(
+      name: "signedPayload not even starting like a JWS", file: "signed-payload.json",
+      text: { #"{"a": "\#($0)", "signedPayload": "a notification"}"# },
+      reported: " .signedPayload: not a compact JWS: 1 part, expected header.payload.signature"),
+    Damage(
+      name: "an element of signedTransactions without its dots", file: "history.json",
+      text: {
+        #"{"signedTransactions": ["\#($0)", "\#($0.replacingOccurrences(of: ".", with: ""))"], "#
+          + #""hasMore": false}"#
+      },
+      reported: " .signedTransactions[1]: not a compact JWS: 1 part, "
+        + "expected header.payload.signature"),
+    Damage(
+      name: "notificationHistory[].signedPayload cut short", file: "notifications.json",
+      text: {
+        #"{"a": "\#($0)", "notificationHistory": [{"signedPayload": "\#($0.prefix(40))"}]}"#
+      },
+      reported: " .notificationHistory[0].signedPayload: not a compact JWS: 1 part, "
+        + "expected header.payload.signature"),
+    Damage(
+      name: "data[].lastTransactions[].signedRenewalInfo empty", file: "statuses.json",
+      text: {
+        #"{"data": [{"lastTransactions": [{"signedTransactionInfo": "\#($0)", "#
+          + #""signedRenewalInfo": ""}]}]}"#
+      },
+      reported: " .data[0].lastTransactions[0].signedRenewalInfo: not a compact JWS: 1 part, "
+        + "expected header.payload.signature"),
+    Damage(
+      name: "JWS lines, the second with a '+'", file: "damaged-lines.txt",
+      text: { "\($0)\n\(payloadWithPlus($0))\n" },
+      reported: ":2: the JWS payload is not base64url"),
+    Damage(
+      name: "one JWS, its signature padded", file: "damaged.jws", text: { "\($0)==\n" },
+      reported: ": the JWS signature is not base64url", verified: 0),
+  ]
+
+  /// Each damaged JWS is reported `malformed` and fails the run (exit status 1), beside the
+  /// good one, which verifies.
+  @Test(arguments: damages)
+  func aDamagedJWSIsReportedAndFailsTheRun(_ damage: Damage) throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let good = try #require(Self.generated.cases["a transaction under the Apple-shaped chain"])
+    let url = folder.appendingPathComponent(damage.file)
+    try damage.text(good).write(to: url, atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run([
+      "verify", url.path, "--root", folder.appendingPathComponent("root.der").path,
+    ])
+    #expect(run.status == 1, "\(run.output)\(run.errors)")
+    #expect(run.errors.isEmpty, "\(run.errors)")
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(lines.contains("malformed  \(url.path)\(damage.reported)"), "\(run.output)")
+    #expect(lines.last == "\(damage.verified) verified, 1 failed", "\(run.output)")
+  }
+
+  /// What is not taken for a JWS: a string elsewhere than Apple's keys that does not start
+  /// with `eyJ` or has fewer than two dots, and a decoded payload stored under an Apple key
+  /// (searched like any other object).
+  @Test func stringsThatAreNotJWSAreLeftAlone() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let good = try #require(Self.generated.cases["a transaction under the Apple-shaped chain"])
+    let url = folder.appendingPathComponent("other.json")
+    let text = #"""
+      {"a": "\#(good)", "version": "1.2.3", "host": "api.storekit.itunes.apple.com",
+       "token": "eyJhbGciOiJIUzI1NiJ9.e30", "signedTransactionInfo": {"bundleId": "x.y.z"},
+       "signedDate": 1759320000000}
+      """#
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run([
+      "verify", url.path, "--root", folder.appendingPathComponent("root.der").path,
+    ])
+    #expect(run.status == 0, "\(run.output)\(run.errors)")
+    #expect(run.output == "verified  \(url.path) .a\n1 verified, 0 failed\n")
+  }
+
   /// `explain --verify`: what verifies is explained; a changed payload, an untrusted root or a
   /// refused claim stops it (exit status 2) naming the JWS; without `--verify` the same forged
   /// bytes would be read.

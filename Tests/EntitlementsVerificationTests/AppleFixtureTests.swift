@@ -3,13 +3,15 @@ import EntitlementsVerification
 import Foundation
 import Testing
 
-/// Every real JWS Apple signed under `../shared/fixtures` (read in place): notifications with
-/// their nested transaction and renewal info, and transactions an app sent, verify against the
-/// pinned Apple Root CA - G3 at their `signedDate`, except the two stored copies whose
-/// signature was truncated (MANIFEST: geniusparenting-strapi rows 99 and 100). Apple's test
-/// payloads verify against Apple's test root, and neither they nor Xcode's verify against
-/// Apple's root.
-@Suite("Apple's signed data (fixtures)")
+/// Every real JWS Apple signed under `../shared/fixtures` (read in place; the suite is skipped
+/// without it): notifications with their nested transaction and renewal info, and transactions
+/// an app sent, verify against the pinned Apple Root CA - G3 at their `signedDate`, except the
+/// two stored copies whose signature was truncated (MANIFEST: geniusparenting-strapi rows 99
+/// and 100). Apple's test payloads verify against Apple's test CA, pinned here, and neither
+/// they nor Xcode's verify against Apple's root.
+@Suite(
+  "Apple's signed data (fixtures)",
+  .enabled(if: SharedData.fixturesArePresent, Comment(rawValue: SharedData.fixturesMissingNote)))
 struct AppleFixtureTests {
   struct Document: CustomTestStringConvertible, Sendable {
     var file: String
@@ -48,7 +50,7 @@ struct AppleFixtureTests {
     return []
   }
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: documents)
+  @Test(arguments: documents)
   func everyJWSVerifiesAgainstApplesRoot(_ document: Document) throws {
     let root = try JSONSerialization.jsonObject(with: SharedData.fixture(document.file))
     let verifier = SignedDataVerifier(bundleId: document.bundleId, environment: .sandbox)
@@ -108,21 +110,99 @@ struct AppleFixtureTests {
     return Array(try #require(Data(base64Encoded: last)))
   }
 
+  /// The test CA of Apple's app-store-server-library-python (its tests verify
+  /// tests/resources/mock_signed_data with tests/resources/certs/testCA.der), by the SHA-256 of
+  /// the DER of the last x5c certificate of each mock JWS, computed once with Python's hashlib.
+  /// Two certificates of that CA circulate, with one key and one subject (C=US,
+  /// ST=California, L=Cupertino): Apple's library trusts the key (OpenSSL never reads the x5c
+  /// root), this verifier pins bytes, so both are pinned, each for the mocks that carry it.
+  /// The v1 certificate of 2023-01-04, in the mock transaction and TEST notification.
+  static let testCAVersion1 = "A6868C466255BB946A442EE4638394090DFF64E1C841FA8C775B8228F159BD20"
+  /// The v3 certificate of 2023-01-05 (a CA by its basic constraints), in the mock renewal
+  /// info; Apple's test_x509_verifiction.py holds it as ROOT_CA_BASE64_ENCODED.
+  static let testCAVersion3 = "48AA70550EAB2CD71D51DCED44E88F9143B6BC0E1A6F430C19BA9A7CF36654E6"
+
+  /// Apple's mock JWS and the test CA certificate each ends in.
   static let mocks = [
-    "apple-asl-python__mock_transactionInfo.jws", "apple-asl-python__mock_renewalInfo.jws",
-    "apple-asl-python__mock_testNotification.jws",
+    "apple-asl-python__mock_transactionInfo.jws": testCAVersion1,
+    "apple-asl-python__mock_testNotification.jws": testCAVersion1,
+    "apple-asl-python__mock_renewalInfo.jws": testCAVersion3,
   ]
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: mocks)
-  func applesTestPayloadsVerifyAgainstTheirTestRootOnly(_ name: String) throws {
+  /// The two pinned test CA certificates, and nothing else.
+  static func testCA() throws -> [TrustedRoot] {
+    try [testCAVersion1, testCAVersion3].map { try #require(TrustedRoot(fingerprint: $0)) }
+  }
+
+  /// Each mock verifies against the pinned test CA and nothing else: not against the other
+  /// certificate of the same CA (same key, same subject: the pin is the certificate's bytes),
+  /// not against Apple's root.
+  @Test(arguments: mocks.keys.sorted())
+  func applesTestPayloadsVerifyAgainstThePinnedTestCAOnly(_ name: String) throws {
     let jws = try Self.jws(name)
-    let testRoot = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
+    let carried = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
+    #expect(carried.fingerprint == Self.mocks[name])
     let verifier = SignedDataVerifier(
-      trustedRoots: [testRoot], bundleId: "com.example", environment: .sandbox)
+      trustedRoots: try Self.testCA(), bundleId: "com.example", environment: .sandbox)
     let payload = try verifier.verify(jws)
     #expect(payload.environment == .sandbox)
+    let otherCertificate = try Self.testCA().filter { $0.fingerprint != Self.mocks[name] }
+    #expect(otherCertificate.count == 1)
+    let other = SignedDataVerifier(
+      trustedRoots: otherCertificate, bundleId: "com.example", environment: .sandbox)
+    #expect(throws: SignatureVerificationError.untrustedRoot) { try other.verify(jws) }
     let apple = SignedDataVerifier(bundleId: "com.example", environment: .sandbox)
     #expect(throws: SignatureVerificationError.untrustedRoot) { try apple.verify(jws) }
+  }
+
+  /// The mock TEST notification says appAppleId 1234 (the default of Apple's tests/util.py),
+  /// and it is compared: a production verifier expecting 1235 refuses it for that, and one
+  /// expecting 1234 gets past it to the environment (the notification is the sandbox's), as
+  /// Apple's test_wrong_app_apple_id_for_server_notification and
+  /// test_app_store_server_notification_decoding_production expect.
+  @Test func theMockNotificationsAppAppleIdIsChecked() throws {
+    let jws = try Self.jws("apple-asl-python__mock_testNotification.jws")
+    func verifier(_ environment: StoreEnvironment, _ appAppleId: Int64) throws
+      -> SignedDataVerifier
+    {
+      SignedDataVerifier(
+        trustedRoots: try Self.testCA(), bundleId: "com.example", environment: environment,
+        appAppleId: appAppleId)
+    }
+    let verified = try verifier(.sandbox, 1234).verifyNotification(jws)
+    #expect(verified.notification.appAppleId == 1234)
+    #expect(throws: SignatureVerificationError.appAppleIdMismatch(expected: 1235, found: 1234)) {
+      try verifier(.production, 1235).verifyNotification(jws)
+    }
+    let sandboxPayload = SignatureVerificationError.environmentMismatch(
+      expected: .production, found: "Sandbox")
+    #expect(throws: sandboxPayload) { try verifier(.production, 1234).verifyNotification(jws) }
+  }
+
+  /// Apple's root alone in `x5c` is never a chain of one (Xcode's form), even where Apple's
+  /// root is trusted: refused for the chain's length. Without that check it would be refused
+  /// later, for its P-384 key, which this test tells apart.
+  @Test func applesRootAloneIsNotAChainOfOne() throws {
+    let documents = try JSONSerialization.jsonObject(
+      with: SharedData.fixture("notifications_v2/session-pro-backend/documents.json"))
+    let real = try #require(Self.signedStrings(in: documents).first?.jws)
+    let root = try Self.lastCertificate(of: real)
+    #expect(try TrustedRoot(derRepresentation: root) == .appleRootCAG3)
+    func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+      Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+    let header = #"{"alg":"ES256","x5c":["\#(Data(root).base64EncodedString())"]}"#
+    let payload = #"{"bundleId":"com.example","environment":"Xcode","signedDate":1759320000000}"#
+    let signature = base64URL([UInt8](repeating: 1, count: 64))
+    let jws = [base64URL(header.utf8), base64URL(payload.utf8), signature].joined(separator: ".")
+    for environment in [StoreEnvironment.production, .sandbox, nil] {
+      let verifier = SignedDataVerifier(
+        trustedRoots: [.appleRootCAG3], bundleId: nil, environment: environment)
+      #expect(throws: SignatureVerificationError.invalidChainLength(1)) {
+        try verifier.verify(jws)
+      }
+    }
   }
 
   /// Xcode's payloads and their `signedDate` (`receiptCreationDate` for the app transaction),
@@ -133,7 +213,7 @@ struct AppleFixtureTests {
     "apple-asl-python__xcode-signed-app-transaction.jws": 1_697_680_122_257,
   ]
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: xcode.keys.sorted())
+  @Test(arguments: xcode.keys.sorted())
   func xcodePayloadsVerifyOnlyAgainstTheirOwnCertificate(_ name: String) throws {
     let jws = try Self.jws(name)
     for environment in [StoreEnvironment.production, .sandbox, .xcode] {

@@ -57,7 +57,7 @@ struct GeneratedChainTests {
   }
 
   @Test func theGeneratedCasesAreThere() {
-    #expect(Self.cases.count >= 70)
+    #expect(Self.cases.count >= 90)
     #expect(Self.cases.contains { $0.expect == "verified" })
   }
 

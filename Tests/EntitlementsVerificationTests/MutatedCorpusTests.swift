@@ -24,7 +24,7 @@ struct MutatedCorpusTests {
   }
 
   static func real() -> [String] {
-    guard SharedData.isPresent,
+    guard SharedData.fixturesArePresent,
       let data = try? SharedData.fixture("notifications_v2/session-pro-backend/documents.json"),
       let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let list = root["notifications"] as? [[String: Any]]

@@ -7,33 +7,45 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent()  // Tests
   .deletingLastPathComponent()
 
-/// Other projects' data beside the repository (`../shared`): Apple's real JWS under
-/// `fixtures/` (or where `ENTITLEMENTS_FIXTURES` says) and Wycheproof's vectors under
-/// `vectors/wycheproof/`. Read in place, never copied into the repository; tests that need it
-/// are skipped without it, with one printed line for the whole suite.
+/// Other projects' data beside the repository, read in place and never copied into it, each
+/// on its own: Apple's real JWS under `../shared/fixtures` (or the folder
+/// `ENTITLEMENTS_FIXTURES` names), and Wycheproof's vectors under `../shared/vectors` (or
+/// `ENTITLEMENTS_VECTORS`). Where one is absent, the suite that needs it is skipped with one
+/// line saying what and how to run it (a suite trait: ``fixturesMissingNote``,
+/// ``vectorsMissingNote``), and every other test still runs.
 enum SharedData {
-  static let fixtures: URL = {
-    if let override = ProcessInfo.processInfo.environment["ENTITLEMENTS_FIXTURES"] {
+  static let fixtures = folder(environment: "ENTITLEMENTS_FIXTURES", beside: "shared/fixtures")
+  static let vectors = folder(environment: "ENTITLEMENTS_VECTORS", beside: "shared/vectors")
+  static let wycheproof = vectors.appendingPathComponent("wycheproof")
+
+  /// Whether Apple's JWS are there (their MANIFEST, as the other test targets look for it).
+  static let fixturesArePresent = FileManager.default.fileExists(
+    atPath: fixtures.appendingPathComponent("MANIFEST.txt").path)
+
+  /// Whether Wycheproof's vectors are there.
+  static let vectorsArePresent = FileManager.default.fileExists(atPath: wycheproof.path)
+
+  /// The one line printed where the fixtures are absent.
+  static let fixturesMissingNote = """
+    no fixtures at \(fixtures.path): the tests of Apple's signed JWS (real, test CA, Xcode) \
+    are skipped. To run them, put the shared folder beside the repository \
+    (../shared/fixtures) or set ENTITLEMENTS_FIXTURES to a fixtures folder.
+    """
+
+  /// The one line printed where the vectors are absent.
+  static let vectorsMissingNote = """
+    no Wycheproof vectors at \(wycheproof.path): the ECDSA vector tests are skipped. To run \
+    them, put the shared folder beside the repository (../shared/vectors/wycheproof) or set \
+    ENTITLEMENTS_VECTORS to a folder holding wycheproof/.
+    """
+
+  /// The folder an environment variable names, else `relative` beside the repository.
+  private static func folder(environment name: String, beside relative: String) -> URL {
+    if let override = ProcessInfo.processInfo.environment[name] {
       return URL(fileURLWithPath: override)
     }
-    return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-  }()
-
-  static let wycheproof = repositoryRoot.deletingLastPathComponent()
-    .appendingPathComponent("shared/vectors/wycheproof")
-
-  /// Whether both are present; the first time it is false, one line says what is skipped.
-  static let isPresent: Bool = {
-    let missing = [fixtures, wycheproof].filter {
-      !FileManager.default.fileExists(atPath: $0.path)
-    }
-    if !missing.isEmpty {
-      print(
-        "EntitlementsVerificationTests: skipping the tests of Apple's JWS and Wycheproof's "
-          + "vectors: \(missing.map(\.path).joined(separator: ", ")) not found")
-    }
-    return missing.isEmpty
-  }()
+    return repositoryRoot.deletingLastPathComponent().appendingPathComponent(relative)
+  }
 
   static func fixture(_ relative: String) throws -> Data {
     try Data(contentsOf: fixtures.appendingPathComponent(relative))

@@ -2,7 +2,8 @@ import EntitlementsVerification
 import Foundation
 import Testing
 
-/// Project Wycheproof's ECDSA vectors (`../shared/vectors/wycheproof`, read in place): every
+/// Project Wycheproof's ECDSA vectors (`../shared/vectors/wycheproof` or
+/// `$ENTITLEMENTS_VECTORS/wycheproof`, read in place; skipped without them): every
 /// `valid` signature accepted and every `invalid` one rejected, for P-256/SHA-256 and
 /// P-384/SHA-384, raw `r ‖ s` (IEEE P1363, the JWS form) and DER (the X.509 form).
 ///
@@ -10,7 +11,9 @@ import Testing
 /// some, the verifier's policy is to accept only a signature that verifies *and* is encoded
 /// canonically (exact-length raw, strict DER); the test then prints each acceptable vector with
 /// the verdict given, and does not fail on it (DESIGN.md, "How strict is the verifier").
-@Suite("Wycheproof ECDSA vectors")
+@Suite(
+  "Wycheproof ECDSA vectors",
+  .enabled(if: SharedData.vectorsArePresent, Comment(rawValue: SharedData.vectorsMissingNote)))
 struct WycheproofTests {
   enum Encoding: String, Sendable {
     case raw
@@ -30,7 +33,7 @@ struct WycheproofTests {
     File(name: "ecdsa_secp384r1_sha384_test.json", encoding: .der),
   ]
 
-  @Test(.enabled(if: SharedData.isPresent), arguments: files)
+  @Test(arguments: files)
   func everyVectorIsDecidedAsWycheproofSays(_ file: File) throws {
     let root = try #require(
       SharedData.json(SharedData.wycheproof.appendingPathComponent(file.name)) as? [String: Any])

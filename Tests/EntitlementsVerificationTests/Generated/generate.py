@@ -11,6 +11,8 @@ read the committed outputs beside this script.
   1.2.840.113635.100.6.2.1, a P-256 leaf with Apple's OID 1.2.840.113635.100.6.11.1), JWS
   signed under it, and one JWS for every way a JWS must be refused, each with the verifier's
   configuration and the expected outcome (`verified`, or the failed step and certificate).
+- root.der: the chain's root alone (DER), for the fuzz target and for
+  `entitlements verify --root`.
 - signatures.json: random keys (P-256 and P-384) and random messages with their signatures,
   for the seeded property test.
 
@@ -28,7 +30,7 @@ import random
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, utils
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, utils
 from cryptography.x509.oid import NameOID, ObjectIdentifier
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,12 +48,21 @@ def date(year, month=1, day=1):
     return datetime.datetime(year, month, day, tzinfo=UTC)
 
 
+CURVES = {
+    "P-256": (0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551, ec.SECP256R1),
+    "P-384": (0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973,
+              ec.SECP384R1),
+    "secp256k1": (0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141, ec.SECP256K1),
+}
+
+
 def key(label, curve):
     """A private key derived from a label: the same on every run."""
-    order = {"P-256": 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551,
-             "P-384": 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973}[curve]
+    if curve == "Ed25519":
+        return ed25519.Ed25519PrivateKey.from_private_bytes(hashlib.sha256(label.encode()).digest())
+    order, curve_class = CURVES[curve]
     scalar = int.from_bytes(hashlib.sha512(label.encode()).digest(), "big") % (order - 1) + 1
-    return ec.derive_private_key(scalar, ec.SECP256R1() if curve == "P-256" else ec.SECP384R1())
+    return ec.derive_private_key(scalar, curve_class())
 
 
 def name(common):
@@ -64,6 +75,8 @@ def name(common):
 def certificate(subject, subject_key, issuer, issuer_key, *, serial, not_before, not_after,
                 ca=None, path_length=None, key_usage=None, apple_oid=None, digest=hashes.SHA384,
                 extra=()):
+    """A DER certificate; an Ed25519 issuer signs with Ed25519 (no digest), any other with
+    deterministic ECDSA."""
     builder = (x509.CertificateBuilder()
                .subject_name(name(subject)).issuer_name(name(issuer))
                .public_key(subject_key.public_key()).serial_number(serial)
@@ -82,8 +95,59 @@ def certificate(subject, subject_key, issuer, issuer_key, *, serial, not_before,
             x509.UnrecognizedExtension(apple_oid, b"\x05\x00"), critical=False)
     for oid, critical in extra:
         builder = builder.add_extension(x509.UnrecognizedExtension(oid, b"\x05\x00"), critical=critical)
-    return builder.sign(issuer_key, digest(), ecdsa_deterministic=True).public_bytes(
-        serialization.Encoding.DER)
+    if isinstance(issuer_key, ed25519.Ed25519PrivateKey):
+        signed = builder.sign(issuer_key, None)
+    else:
+        signed = builder.sign(issuer_key, digest(), ecdsa_deterministic=True)
+    return signed.public_bytes(serialization.Encoding.DER)
+
+
+# DER, just enough to relabel a certificate's signature algorithm.
+def der_element(data, offset=0):
+    """(tag, content, end) of the element at offset."""
+    tag, length = data[offset], data[offset + 1]
+    offset += 2
+    if length & 0x80:
+        count = length & 0x7F
+        length = int.from_bytes(data[offset:offset + count], "big")
+        offset += count
+    return tag, data[offset:offset + length], offset + length
+
+
+def der_children(content):
+    children, offset = [], 0
+    while offset < len(content):
+        start = offset
+        _, _, offset = der_element(content, offset)
+        children.append(content[start:offset])
+    return children
+
+
+def der(tag, content):
+    length = len(content)
+    if length < 0x80:
+        return bytes([tag, length]) + content
+    encoded = length.to_bytes((length.bit_length() + 7) // 8, "big")
+    return bytes([tag, 0x80 | len(encoded)]) + encoded + content
+
+
+# sha384WithRSAEncryption (RFC 4055), parameters NULL.
+SHA384_WITH_RSA = bytes.fromhex("300d06092a864886f70d01010c0500")
+
+
+def relabelled(certificate_der, algorithm, issuer_key, digest=hashes.SHA384):
+    """The certificate with `algorithm` (an encoded AlgorithmIdentifier) in place of its own,
+    in the signed part and outside, and a valid ECDSA signature by issuer_key over the new
+    signed part: only the algorithm it names is wrong."""
+    _, content, _ = der_element(certificate_der)
+    tbs_der, _, _ = der_children(content)
+    _, tbs_content, _ = der_element(tbs_der)
+    fields = der_children(tbs_content)
+    index = 2 if fields[0][0] == 0xA0 else 1
+    fields[index] = algorithm
+    tbs = der(0x30, b"".join(fields))
+    signature = issuer_key.sign(tbs, ec.ECDSA(digest(), deterministic_signing=True))
+    return der(0x30, tbs + algorithm + der(0x03, b"\x00" + signature))
 
 
 def usage(digital_signature=False, key_cert_sign=False, crl_sign=False):
@@ -163,13 +227,12 @@ def main():
                              not_before=date(2020), not_after=date(2055), ca=True,
                              key_usage="ca")
 
-    def variant_intermediate(**changes):
+    def variant_intermediate(issuer="Test Root CA", **changes):
         arguments = dict(serial=20, not_before=date(2021), not_after=date(2036), ca=True,
                          path_length=0, key_usage="ca", apple_oid=APPLE_INTERMEDIATE)
         arguments.update(changes)
         issuer_key = arguments.pop("issuer_key", root_key)
-        return certificate("Test WWDR CA", intermediate_key, "Test Root CA", issuer_key,
-                           **arguments)
+        return certificate("Test WWDR CA", intermediate_key, issuer, issuer_key, **arguments)
 
     def variant_leaf(subject_key=leaf_key, issuer="Test WWDR CA", **changes):
         arguments = dict(serial=30, not_before=date(2025), not_after=date(2027), ca=False,
@@ -178,11 +241,11 @@ def main():
         issuer_key = arguments.pop("issuer_key", intermediate_key)
         return certificate("Test Receipt Signing", subject_key, issuer, issuer_key, **arguments)
 
-    def variant_root(**changes):
+    def variant_root(subject_key=root_key, **changes):
         arguments = dict(serial=10, not_before=date(2020), not_after=date(2055), ca=True,
                          key_usage="ca")
         arguments.update(changes)
-        return certificate("Test Root CA", root_key, "Test Root CA", root_key, **arguments)
+        return certificate("Test Root CA", subject_key, "Test Root CA", subject_key, **arguments)
 
     header = {"alg": "ES256", "x5c": x5c(leaf, intermediate, root)}
     good = compact(header, transaction(), leaf_key)
@@ -257,11 +320,28 @@ def main():
     chain_case("leaf issued in another name",
                [variant_leaf(issuer="Someone Else CA"), intermediate, root],
                "issuerMismatch", "leaf")
+    chain_case("intermediate issued in another name (signed by the root's key)",
+               [leaf, variant_intermediate(issuer="Someone Else Root"), root],
+               "issuerMismatch", "intermediate")
     chain_case("leaf signed by another key", [variant_leaf(issuer_key=other_key), intermediate,
                                               root], "invalidChainSignature", "leaf")
     chain_case("intermediate signed by another key",
                [leaf, variant_intermediate(issuer_key=other_key), root],
                "invalidChainSignature", "intermediate")
+    # Keys and algorithms the chain cannot verify with: each would verify if the check let it.
+    ed25519_root_key = key("ed25519-root", "Ed25519")
+    secp256k1_root_key = key("secp256k1-root", "secp256k1")
+    chain_case("intermediate signed by a root with an Ed25519 key (not EC, not ECDSA)",
+               [leaf, variant_intermediate(issuer_key=ed25519_root_key),
+                variant_root(subject_key=ed25519_root_key)],
+               "invalidChainSignature", "intermediate", roots=["root-ed25519"])
+    chain_case("intermediate signed by a root with a secp256k1 key (a curve not supported)",
+               [leaf, variant_intermediate(issuer_key=secp256k1_root_key, digest=hashes.SHA256),
+                variant_root(subject_key=secp256k1_root_key, digest=hashes.SHA256)],
+               "invalidChainSignature", "intermediate", roots=["root-secp256k1"])
+    chain_case("leaf whose algorithm says sha384WithRSAEncryption over a valid ECDSA signature",
+               [relabelled(variant_leaf(), SHA384_WITH_RSA, intermediate_key), intermediate, root],
+               "invalidChainSignature", "leaf")
     chain_case("intermediate without the CA flag", [leaf, variant_intermediate(ca=False), root],
                "notCertificateAuthority", "intermediate")
     chain_case("intermediate without basic constraints",
@@ -270,6 +350,9 @@ def main():
     chain_case("intermediate whose key usage forbids signing certificates",
                [leaf, variant_intermediate(key_usage="crl-only"), root],
                "notCertificateAuthority", "intermediate")
+    chain_case("root whose key usage forbids signing certificates",
+               [leaf, intermediate, variant_root(key_usage="crl-only")],
+               "notCertificateAuthority", "root", roots=["root-crl-only"])
     chain_case("root without the CA flag", [leaf, intermediate, variant_root(ca=False)],
                "notCertificateAuthority", "root", roots=["root-not-ca"])
     chain_case("root allowing no CA below it", [leaf, intermediate, variant_root(path_length=0)],
@@ -288,6 +371,9 @@ def main():
     p384_leaf_key = key("p384-leaf", "P-384")
     chain_case("leaf with a P-384 key", [variant_leaf(subject_key=p384_leaf_key), intermediate,
                                          root], "unexpectedAlgorithm", signer=leaf_key)
+    chain_case("leaf with an Ed25519 key",
+               [variant_leaf(subject_key=key("ed25519-leaf", "Ed25519")), intermediate, root],
+               "unexpectedAlgorithm", signer=leaf_key)
 
     # Step 4: validity at signedDate.
     chain_case("leaf expired at signedDate", [variant_leaf(not_after=date(2025, 6)), intermediate,
@@ -302,6 +388,33 @@ def main():
                "certificateExpired", "root", roots=["root-expired"])
     case("a caller-given instant after the leaf expires", good, "certificateExpired", "leaf",
          validAt=1_900_000_000_000)
+    # Both sides of each edge (Validity.contains): notBefore and notAfter are inclusive, and
+    # an instant counts by its second, rounded down, so notAfter + 999 ms is still inside.
+    edge = datetime.datetime.fromtimestamp(SIGNED_DATE // 1000, UTC)
+    starting = {"alg": "ES256", "x5c": x5c(variant_leaf(not_before=edge), intermediate, root)}
+    ending = {"alg": "ES256", "x5c": x5c(variant_leaf(not_after=edge), intermediate, root)}
+    for name, jws_header, signed_date, expect in [
+        ("signed exactly at the leaf's notBefore", starting, SIGNED_DATE, "verified"),
+        ("signed 1 ms before the leaf's notBefore", starting, SIGNED_DATE - 1,
+         "certificateExpired"),
+        ("signed exactly at the leaf's notAfter", ending, SIGNED_DATE, "verified"),
+        ("signed 999 ms after the leaf's notAfter (the same second)", ending, SIGNED_DATE + 999,
+         "verified"),
+        ("signed 1 s after the leaf's notAfter", ending, SIGNED_DATE + 1000,
+         "certificateExpired"),
+    ]:
+        case(name, compact(jws_header, transaction(signedDate=signed_date), leaf_key), expect,
+             "leaf" if expect != "verified" else None)
+    # Before 1970 the second is rounded down too: -1 ms is in 1969-12-31T23:59:59Z.
+    from_1970 = {"alg": "ES256", "x5c": x5c(
+        variant_leaf(not_before=date(1970)), variant_intermediate(not_before=date(1969)),
+        variant_root(not_before=date(1969)))}
+    case("at 1970-01-01T00:00:00Z, the leaf's notBefore", compact(from_1970, transaction(),
+                                                                  leaf_key),
+         "verified", roots=["root-1969"], validAt=0)
+    case("1 ms before 1970, before the leaf's notBefore", compact(from_1970, transaction(),
+                                                                  leaf_key),
+         "certificateExpired", "leaf", roots=["root-1969"], validAt=-1)
     case("no signedDate", compact(header, transaction(signedDate=None), leaf_key), "malformed")
     case("no signedDate, a caller-given instant", compact(header, transaction(signedDate=None),
                                                           leaf_key), "verified",
@@ -364,6 +477,14 @@ def main():
         payload.update(top)
         return payload
 
+    case("a production transaction with another appAppleId",
+         compact(header, transaction(environment="Production", appAppleId=99), leaf_key),
+         "appAppleIdMismatch", **production)
+    case("a production transaction without appAppleId (only a notification must carry it)",
+         compact(header, transaction(environment="Production"), leaf_key), "verified",
+         **production)
+    case("a sandbox transaction with another appAppleId (compared in production only)",
+         compact(header, transaction(appAppleId=99), leaf_key), "verified", appAppleId=1234)
     nested_transaction = compact(header, transaction(environment="Production"), leaf_key)
     nested_renewal = compact(header, renewal_info(environment="Production"), leaf_key)
     data = {"appAppleId": 1234, "bundleId": BUNDLE, "environment": "Production",
@@ -425,6 +546,10 @@ def main():
         "root-not-ca": variant_root(ca=False), "root-path-0": variant_root(path_length=0),
         "root-no-constraints": variant_root(ca=None),
         "root-expired": variant_root(not_after=date(2025, 3)),
+        "root-crl-only": variant_root(key_usage="crl-only"),
+        "root-ed25519": variant_root(subject_key=ed25519_root_key),
+        "root-secp256k1": variant_root(subject_key=secp256k1_root_key, digest=hashes.SHA256),
+        "root-1969": variant_root(not_before=date(1969)),
     }
     for entry in cases:
         entry.setdefault("roots", ["root"])
@@ -434,11 +559,16 @@ def main():
         "generator": "Tests/EntitlementsVerificationTests/Generated/generate.py",
         "signedDate": SIGNED_DATE,
         "roots": {name: base64.b64encode(der).decode() for name, der in roots.items()},
+        # SHA-256 of each root's DER as hashlib computes it: TrustedRoot(fingerprint:).
+        "fingerprints": {name: hashlib.sha256(der).hexdigest().upper()
+                         for name, der in roots.items()},
         "cases": cases,
     }
     with open(os.path.join(HERE, "jws-cases.json"), "w") as file:
         json.dump(output, file, indent=1)
         file.write("\n")
+    with open(os.path.join(HERE, "root.der"), "wb") as file:
+        file.write(root)
 
     # Property test: random keys, random messages, their signatures.
     seed = 20251125
