@@ -42,7 +42,8 @@ public enum DocumentReader {
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> AppStoreDocument {
     let payloads = SignedPayloads(verifier: verifier)
-    let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
+    let array =
+      bytes as? [UInt8] ?? bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
     return try checked(read(array, depth: 0, fast: !payloads.verifies, payloads: payloads))
   }
 
@@ -128,6 +129,15 @@ public enum DocumentReader {
   private static func read(
     _ bytes: [UInt8], depth: Int, fast: Bool, payloads: SignedPayloads
   ) throws(ReadError) -> AppStoreDocument {
+    // A regular document is read straight from the bytes (FastDocumentReader), a JWS or a
+    // POST body around it included; the general reader reads the rest and says what is
+    // irregular.
+    if fast,
+      let document = depth == 0
+        ? FastDocumentReader.read(bytes) : FastDocumentReader.read(payload: bytes)
+    {
+      return document
+    }
     let trimmed = bytes.drop { isWhitespace($0) }
     if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
       depth == 0
@@ -138,9 +148,6 @@ public enum DocumentReader {
           payloads.payload(of: text, at: ""), depth: depth + 1, fast: fast, payloads: payloads)
       }
     }
-    // A regular document is read straight from the bytes (FastDocumentReader); the general
-    // reader reads the rest and says what is irregular.
-    if fast, let document = FastDocumentReader.read(bytes) { return document }
     return try read(value: JSONValue.document(bytes), depth: depth, fast: fast, payloads: payloads)
   }
 
