@@ -174,6 +174,48 @@ struct APIResponseTests {
     #expect(document.diagnostics.map(\.field) == ["notificationType"])
     #expect(document.notifications.isEmpty)
   }
+
+  /// An unknown future subtype is a diagnostic too, never an error: the notification keeps its
+  /// subtype's raw text and is evidence by its type alone (an `EXPIRED` still ends billing
+  /// retry), wherever it is read: decoded, as a POST body, inside a notification history.
+  @Test func anUnknownSubtypeIsADiagnosticAndTheTypeStillCounts() throws {
+    let expiry = Self.start + 30 * Self.day
+    let payload = """
+      {"notificationType": "EXPIRED", "subtype": "SOMETHING_NEW", "signedDate": \(expiry + 1000),
+       "data": {"status": 2, "environment": "Sandbox",
+         "signedTransactionInfo": "\(Self.transaction(0))",
+         "signedRenewalInfo": "\(Self.renewal(signed: expiry, retry: true, grace: nil))"}}
+      """
+    let bodies: [(String, [UInt8], String)] = [
+      ("decoded", Array(payload.utf8), "subtype"),
+      ("POST body", Array(#"{"signedPayload": "\#(Self.jws(payload))"}"#.utf8), "subtype"),
+      (
+        "notification history",
+        Array(#"{"notificationHistory": [{"signedPayload": "\#(Self.jws(payload))"}]}"#.utf8),
+        "notificationHistory[0].signedPayload.subtype"
+      ),
+    ]
+    for (name, body, field) in bodies {
+      Self.expectReadAlike(body, fast: false)
+      let document = try DocumentReader.read(body)
+      #expect(document.diagnostics.map(\.field) == [field], "\(name)")
+      #expect(
+        document.diagnostics.first?.message.contains("SOMETHING_NEW is a subtype") == true,
+        "\(name)")
+      let evidence = try #require(document.notifications.first, "\(name)")
+      #expect(evidence.type == .expired && evidence.subtype == nil)
+      #expect(evidence.rawSubtype == "SOMETHING_NEW")
+      // The renewal info says billing retry; the EXPIRED signed after it ends it.
+      var record = SubscriberRecord()
+      record.fold(document)
+      let evaluation = try #require(Evaluator().evaluate(record.history).entitlements.first)
+      let status = evaluation.status(at: Instant(millisecondsSince1970: expiry + 2000))
+      #expect(status.state == .expired, "\(name): \(status)")
+    }
+    // A known subtype gives no diagnostic.
+    let known = payload.replacingOccurrences(of: "SOMETHING_NEW", with: "VOLUNTARY")
+    #expect(try DocumentReader.read(Array(known.utf8)).diagnostics.isEmpty)
+  }
 }
 
 /// Every notification type and subtype Apple documents is recognised (SPEC §10): no

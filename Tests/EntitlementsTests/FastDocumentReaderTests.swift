@@ -411,6 +411,8 @@ struct FastDocumentReaderTests {
     #"{"originalTransactionId": "1", "autoRenewStatus": "yes"}"#,
     #"{"appAppleId": 1, "originalApplicationVersion": "1.0"}"#,
     #"{"bundleId": "com.example"}"#,
+    // v2: a subtype this version does not know (a diagnostic)
+    #"{"notificationType": "EXPIRED", "subtype": "SOMETHING_NEW", "signedDate": 1}"#,
     // Transaction history: an element that is not a JWS, a JWS that does not decode (a symbol
     // outside base64url, four parts, one part, a bad length), renewal info among the
     // transactions, an escape inside a JWS, an irregular payload, fields of unusual types, a

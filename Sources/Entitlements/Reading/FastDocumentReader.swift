@@ -491,10 +491,11 @@ struct FastDocumentReader {
     if let unwrapped { return unwrapped }
     if seen.contains(.notificationType) {
       guard !isPayload, !seen.contains(.notification_type) else { throw GiveUp() }
-      // A type this version does not know is reported by the general reader.
+      // A type or subtype this version does not know is reported by the general reader.
       guard
         notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
-          ?? true
+          ?? true,
+        subtype.map({ NotificationEvidence.Subtype(rawValue: $0) != nil }) ?? true
       else { throw GiveUp() }
       return .notificationV2(
         ServerNotification(
