@@ -414,7 +414,7 @@ struct ExplainDocumentsTests {
     .init(
       name: "a JWS whose payload is not JSON keeps the reader's words",
       bytes: Array("eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.c2ln\n".utf8),
-      error: "FILE: not JSON: at byte 0: expected null\n"),
+      error: "FILE: not JSON: at byte 0: expected null (in line 1)\n"),
   ]
 
   @Test(arguments: documentFiles)

@@ -49,6 +49,16 @@ struct APIResponseTests {
       """.utf8)
   }
 
+  /// Both readers read `bytes` alike, and the byte-level reader read it itself (`fast`) or
+  /// left it to the general reader.
+  static func expectReadAlike(
+    _ bytes: [UInt8], fast: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let result = FastDocumentReaderTests.agree(bytes)
+    #expect(result.agree, sourceLocation: sourceLocation)
+    #expect(result.fast == fast, sourceLocation: sourceLocation)
+  }
+
   /// Pages of one history overlap; folded in any order, any number of times, they give one
   /// record, and one evaluation: four touching months, one period.
   @Test func overlappingPagesFoldInAnyOrder() throws {
@@ -56,6 +66,7 @@ struct APIResponseTests {
       Self.page([0, 1], hasMore: true), Self.page([1, 2], hasMore: true),
       Self.page([2, 3], hasMore: false),
     ]
+    for page in pages { Self.expectReadAlike(page) }
     var results = Set<SubscriberRecord>()
     for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0, 1, 2]] {
       var record = SubscriberRecord()
@@ -88,6 +99,7 @@ struct APIResponseTests {
           "signedTransactionInfo": "\(Self.transaction(0))",
           "signedRenewalInfo": "\(Self.renewal(signed: signed, retry: true, grace: expiry + 6 * Self.day))"}]}]}
       """.utf8)
+    Self.expectReadAlike(body)
     let document = try DocumentReader.read(body)
     guard case .subscriptionStatuses(let response) = document else {
       Issue.record("read as \(document)")
@@ -127,6 +139,16 @@ struct APIResponseTests {
         {"signedPayload": "\(notification("SUBSCRIBED", "INITIAL_BUY", status: 1, signed: Self.start + 1000))"},
         {"sendAttemptResult": "SUCCESS"}]}
       """.utf8)
+    // The item without a payload is a diagnostic: the general reader reads the page.
+    Self.expectReadAlike(body, fast: false)
+    // Without it, the byte-level reader reads the page and every JWS in it.
+    let regular = Array(
+      """
+      {"hasMore": false, "paginationToken": "p1", "notificationHistory": [
+        {"signedPayload": "\(notification("DID_FAIL_TO_RENEW", nil, status: 3, signed: expiry + 1000))",
+         "sendAttempts": [{"attemptDate": \(expiry + 2000), "sendAttemptResult": "SUCCESS"}]}]}
+      """.utf8)
+    Self.expectReadAlike(regular)
     let document = try DocumentReader.read(body)
     guard case .notificationHistory(let page) = document else {
       Issue.record("read as \(document)")
@@ -151,6 +173,48 @@ struct APIResponseTests {
     let document = try DocumentReader.read(body)
     #expect(document.diagnostics.map(\.field) == ["notificationType"])
     #expect(document.notifications.isEmpty)
+  }
+
+  /// An unknown future subtype is a diagnostic too, never an error: the notification keeps its
+  /// subtype's raw text and is evidence by its type alone (an `EXPIRED` still ends billing
+  /// retry), wherever it is read: decoded, as a POST body, inside a notification history.
+  @Test func anUnknownSubtypeIsADiagnosticAndTheTypeStillCounts() throws {
+    let expiry = Self.start + 30 * Self.day
+    let payload = """
+      {"notificationType": "EXPIRED", "subtype": "SOMETHING_NEW", "signedDate": \(expiry + 1000),
+       "data": {"status": 2, "environment": "Sandbox",
+         "signedTransactionInfo": "\(Self.transaction(0))",
+         "signedRenewalInfo": "\(Self.renewal(signed: expiry, retry: true, grace: nil))"}}
+      """
+    let bodies: [(String, [UInt8], String)] = [
+      ("decoded", Array(payload.utf8), "subtype"),
+      ("POST body", Array(#"{"signedPayload": "\#(Self.jws(payload))"}"#.utf8), "subtype"),
+      (
+        "notification history",
+        Array(#"{"notificationHistory": [{"signedPayload": "\#(Self.jws(payload))"}]}"#.utf8),
+        "notificationHistory[0].signedPayload.subtype"
+      ),
+    ]
+    for (name, body, field) in bodies {
+      Self.expectReadAlike(body, fast: false)
+      let document = try DocumentReader.read(body)
+      #expect(document.diagnostics.map(\.field) == [field], "\(name)")
+      #expect(
+        document.diagnostics.first?.message.contains("SOMETHING_NEW is a subtype") == true,
+        "\(name)")
+      let evidence = try #require(document.notifications.first, "\(name)")
+      #expect(evidence.type == .expired && evidence.subtype == nil)
+      #expect(evidence.rawSubtype == "SOMETHING_NEW")
+      // The renewal info says billing retry; the EXPIRED signed after it ends it.
+      var record = SubscriberRecord()
+      record.fold(document)
+      let evaluation = try #require(Evaluator().evaluate(record.history).entitlements.first)
+      let status = evaluation.status(at: Instant(millisecondsSince1970: expiry + 2000))
+      #expect(status.state == .expired, "\(name): \(status)")
+    }
+    // A known subtype gives no diagnostic.
+    let known = payload.replacingOccurrences(of: "SOMETHING_NEW", with: "VOLUNTARY")
+    #expect(try DocumentReader.read(Array(known.utf8)).diagnostics.isEmpty)
   }
 }
 

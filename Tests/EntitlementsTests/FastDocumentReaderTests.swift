@@ -349,14 +349,49 @@ struct FastDocumentReaderTests {
        "signedTransactionInfo": "\#(jws(transactionPayload))", "signedRenewalInfo": null}}
     """#,
     transactionPayload, renewalPayload,
-    jws(transactionPayload),
+    // A bare JWS (a stored payload, a line of a file) and a POST body.
+    jws(transactionPayload), "\n  \(jws(renewalPayload))\r\n",
     #"{"signedPayload": "\#(jws(#"{"notificationType": "TEST", "signedDate": 1}"#))"}"#,
+    #"{"signedPayload": "\#(jws(notificationPayload))"}"#,
+    // The App Store Server API's pages, every JWS in them read by the byte-level reader.
+    #"""
+    {"revision": "1698148901000_2000000123", "bundleId": "com.example", "appAppleId": 1234,
+     "environment": "Sandbox", "hasMore": true,
+     "signedTransactions": ["\#(jws(transactionPayload))", "\#(jws(transactionPayload))"]}
+    """#,
+    #"{"signedTransactions": [], "hasMore": "0", "environment": "Production"}"#,
+    #"""
+    {"environment": "Sandbox", "bundleId": "com.example", "appAppleId": 1234, "data": [
+      {"subscriptionGroupIdentifier": "21000000", "lastTransactions": [
+        {"originalTransactionId": "2000000100", "status": "4",
+         "signedTransactionInfo": "\#(jws(transactionPayload))",
+         "signedRenewalInfo": "\#(jws(renewalPayload))"},
+        {"originalTransactionId": "2000000200", "status": 2,
+         "signedTransactionInfo": null, "signedRenewalInfo": null}]},
+      {"lastTransactions": [], "extra": {"a": [1]}}]}
+    """#,
+    #"{"data": []}"#,
+    #"""
+    {"hasMore": false, "paginationToken": "t1", "notificationHistory": [
+      {"signedPayload": "\#(jws(notificationPayload))",
+       "sendAttempts": [{"attemptDate": 1698148902000, "sendAttemptResult": "SUCCESS"}]},
+      {"signedPayload": "\#(jws(#"{"notificationType": "TEST", "signedDate": 1}"#))"}]}
+    """#,
   ])
   func regularDocumentsOfEverySchema(_ json: String) {
     let result = Self.agree(Array(json.utf8))
     #expect(result.agree)
-    #expect(result.fast || json.hasPrefix("eyJ") || json.hasPrefix(#"{"signedPayload""#))
+    #expect(result.fast)
   }
+
+  /// A v2 notification whose signed fields are JWS (as Apple sends it, decoded).
+  static let notificationPayload = #"""
+    {"notificationType": "DID_FAIL_TO_RENEW", "subtype": "GRACE_PERIOD", "version": "2.0",
+     "notificationUUID": "u", "signedDate": 1698148902000, "data": {"appAppleId": 1,
+       "bundleId": "com.example", "environment": "Sandbox", "status": 4,
+       "signedTransactionInfo": "\#(jws(transactionPayload))",
+       "signedRenewalInfo": "\#(jws(renewalPayload))"}}
+    """#
 
   /// Documents the fast reader must leave to the general reader: it gives up, and both agree.
   @Test(arguments: [
@@ -385,6 +420,46 @@ struct FastDocumentReaderTests {
     #"{"originalTransactionId": "1", "autoRenewStatus": "yes"}"#,
     #"{"appAppleId": 1, "originalApplicationVersion": "1.0"}"#,
     #"{"bundleId": "com.example"}"#,
+    // v2: a subtype this version does not know (a diagnostic)
+    #"{"notificationType": "EXPIRED", "subtype": "SOMETHING_NEW", "signedDate": 1}"#,
+    // Transaction history: an element that is not a JWS, a JWS that does not decode (a symbol
+    // outside base64url, four parts, one part, a bad length), renewal info among the
+    // transactions, an escape inside a JWS, an irregular payload, fields of unusual types, a
+    // key given twice
+    #"{"signedTransactions": [5]}"#,
+    #"{"signedTransactions": ["a.b*c.d"]}"#,
+    #"{"signedTransactions": ["\#(jws(transactionPayload)).x"]}"#,
+    #"{"signedTransactions": ["abc"]}"#,
+    #"{"signedTransactions": ["a.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9X.c"]}"#,
+    #"{"signedTransactions": ["\#(jws(renewalPayload))"]}"#,
+    #"{"signedTransactions": ["eyJhbGciOiJFUzI1NiJ9\/.\#(jws(transactionPayload).split(separator: ".")[1]).c2ln"]}"#,
+    #"{"signedTransactions": ["\#(jws(#"{"transactionId": "1", "productId": "p", "quantity": 1.5}"#))"]}"#,
+    #"{"signedTransactions": [], "hasMore": "yes"}"#,
+    #"{"signedTransactions": [], "revision": 5}"#,
+    #"{"signedTransactions": [], "bundleId": null}"#,
+    #"{"signedTransactions": [], "signedTransactions": []}"#,
+    #"{"signedTransactions": {}}"#,
+    // Subscription statuses: a group without its subscriptions, a status that is no integer,
+    // renewal info in place of the transaction, an element that is no object
+    #"{"data": [{"subscriptionGroupIdentifier": "g"}]}"#,
+    #"{"data": [{"lastTransactions": [{"status": "active"}]}]}"#,
+    #"{"data": [{"lastTransactions": [{"signedTransactionInfo": "\#(jws(renewalPayload))"}]}]}"#,
+    #"{"data": [{"lastTransactions": [{"signedRenewalInfo": {"originalTransactionId": "1"}}]}]}"#,
+    #"{"data": [5]}"#,
+    #"{"data": [{"lastTransactions": [{"originalTransactionId": 12}]}]}"#,
+    // Notification history: an item without its payload, a payload that is no notification or
+    // one of a type this version does not know, no array
+    #"{"notificationHistory": [{"sendAttemptResult": "SUCCESS"}]}"#,
+    #"{"notificationHistory": [{"signedPayload": "\#(jws(transactionPayload))"}]}"#,
+    #"{"notificationHistory": [{"signedPayload": "\#(jws(#"{"notificationType": "NEW", "signedDate": 1}"#))"}]}"#,
+    #"{"notificationHistory": [{"signedPayload": "\#(jws(#"{"notification_type": "RENEWAL"}"#))"}]}"#,
+    #"{"notificationHistory": {}}"#,
+    // POST bodies and bare JWS: a payload that is itself a POST body or a JWS, a body that is
+    // no string, a JWS of four parts or whose payload is not base64url
+    #"{"signedPayload": "\#(jws(#"{"signedPayload": "\#(jws(transactionPayload))"}"#))"}"#,
+    #"{"signedPayload": 5}"#,
+    jws(jws(transactionPayload)), "\(jws(transactionPayload)).x", "a.b*c.d",
+    "\(jws(transactionPayload))\n\(jws(transactionPayload))",
   ])
   func irregularDocumentsOfEverySchemaFallBack(_ json: String) {
     let result = Self.agree(Array(json.utf8))
@@ -409,6 +484,81 @@ struct FastDocumentReaderTests {
     #expect(diagnostic.kind == .unreadableField)
     #expect(diagnostic.field == "data.\(field)")
     #expect(diagnostic.message.contains(found), "\(diagnostic.message)")
+  }
+
+  /// The byte-level reader decodes a JWS payload into its own buffer: exactly as `JWS` decodes
+  /// base64url, on every length, with and without padding, with base64's `+` and `/`, and on
+  /// texts with a byte outside the alphabet anywhere (seeded).
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func base64URLIsDecodedAsJWSDecodesIt(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/".utf8)
+    let others = Array("=.\"\\ *\u{0}".utf8) + [0x80, 0xFF]
+    var decoded = 0
+    for round in 0..<2_000 {
+      let count = Int.random(in: 0...40, using: &random)
+      var text = (0..<count).map { _ in alphabet.randomElement(using: &random) ?? 65 }
+      if round % 3 == 0 { text += Array(repeating: UInt8(ascii: "="), count: round % 4) }
+      if round % 5 == 0, !text.isEmpty {
+        text[Int.random(in: 0..<text.count, using: &random)] =
+          others.randomElement(using: &random) ?? 0
+      }
+      let expected = JWS.base64URLDecode(text)
+      #expect(FastDocumentReader.base64URLDecode(text) == expected, "seed \(seed): \(text)")
+      if expected != nil { decoded += 1 }
+    }
+    #expect(decoded > 800 && decoded < 2_000)  // both outcomes exercised
+  }
+
+  /// An app's JWS share one long header (Apple's certificate chain): the reader compares a
+  /// header with the one before instead of scanning it. A header equal to it, longer or
+  /// shorter, differing in any of its last bytes, or holding an escape, is read exactly as the
+  /// general reader reads it.
+  @Test func repeatedJWSHeadersAreComparedNotTrusted() {
+    let header = Data(#"{"alg":"ES256","x5c":["\#(String(repeating: "MIIB", count: 90))"]}"#.utf8)
+      .base64EncodedString().replacingOccurrences(of: "=", with: "")
+    let payload = Self.jws(Self.transactionPayload).split(separator: ".")[1]
+    func page(_ second: String) -> [UInt8] {
+      Array(
+        #"{"signedTransactions": ["\#(header).\#(payload).c2ln", "\#(second).\#(payload).c2ln"]}"#
+          .utf8)
+    }
+    var variants: [(String, Bool)] = [
+      (header, true), (header + "QQ", true), (String(header.dropLast(3)), true),
+      (String(header.dropLast(1)) + #"\/"#, false), (String(header.dropLast(40)) + #"""#, false),
+    ]
+    // One byte changed at each of the last 40 places (the comparison's tail and last words).
+    for offset in 1...40 {
+      var bytes = Array(header.utf8)
+      bytes[bytes.count - offset] = bytes[bytes.count - offset] == UInt8(ascii: "A") ? 66 : 65
+      variants.append((String(decoding: bytes, as: UTF8.self), true))
+    }
+    for (second, regular) in variants {
+      let result = Self.agree(page(second))
+      #expect(result.agree, "\(second.suffix(12))")
+      #expect(result.fast == regular, "\(second.suffix(12))")
+    }
+  }
+
+  /// The transactions of a page are separate payloads: their product and subscription ids
+  /// still share one `String` per id (the evaluator recognises equal ids by their storage),
+  /// with two subscriptions alternating.
+  @Test func thePayloadsOfAPageShareTheirIDs() throws {
+    func transaction(_ id: Int, subscription: Int) -> String {
+      let product = "com.example.subscription.product\(subscription)"
+      return Self.jws(
+        #"{"transactionId": "\#(id)", "originalTransactionId": "200000000000000\#(subscription)", "productId": "\#(product)", "purchaseDate": 1}"#
+      )
+    }
+    let signed = [(1, 0), (2, 1), (3, 0), (4, 1)].map { "\"\(transaction($0, subscription: $1))\"" }
+    let bytes = Array(#"{"signedTransactions": [\#(signed.joined(separator: ","))]}"#.utf8)
+    let result = Self.agree(bytes)
+    #expect(result.agree && result.fast)
+    let entries = try DocumentReader.read(bytes).entries
+    #expect(entries.map(\.productID.rawValue).map { $0.suffix(1) } == ["0", "1", "0", "1"])
+    #expect(Self.shareStorage(entries[0].productID, entries[2].productID))
+    #expect(Self.shareStorage(entries[1].productID, entries[3].productID))
+    #expect(Self.shareStorage(entries[0].originalTransactionID, entries[2].originalTransactionID))
   }
 
   /// The robustness corpus: every seed document (verifyReceipt, v1, decoded transaction, v2

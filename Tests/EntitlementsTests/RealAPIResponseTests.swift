@@ -42,6 +42,7 @@ extension RealDocuments {
       let body = Array(
         #"{"environment": "Sandbox", "hasMore": false, "revision": "x", "signedTransactions": [\#(quoted)]}"#
           .utf8)
+      APIResponseTests.expectReadAlike(body)
       guard case .transactionHistory(let page) = try DocumentReader.read(body) else {
         Issue.record("not read as a transaction history")
         return
@@ -81,6 +82,7 @@ extension RealDocuments {
          "lastTransactions": [{"originalTransactionId": "2000001024993299", "status": \(status),
          "signedTransactionInfo": "\(transaction)", "signedRenewalInfo": "\(renewal)"}]}]}
         """.utf8)
+      APIResponseTests.expectReadAlike(body)
       guard case .subscriptionStatuses(let response) = try DocumentReader.read(body) else {
         Issue.record("not read as subscription statuses")
         return
@@ -94,6 +96,7 @@ extension RealDocuments {
       let items = payloads.map { #"{"signedPayload": "\#($0)", "sendAttemptResult": "SUCCESS"}"# }
       let body = Array(
         #"{"hasMore": false, "notificationHistory": [\#(items.joined(separator: ","))]}"#.utf8)
+      APIResponseTests.expectReadAlike(body)
       guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
         Issue.record("not read as a notification history")
         return
@@ -101,6 +104,103 @@ extension RealDocuments {
       #expect(page.notificationPayloads.count == payloads.count)
       #expect(page.notifications.count == payloads.count)
       #expect(page.diagnostics.isEmpty, "\(page.diagnostics)")
+    }
+
+    /// Every capture's real JWS in the three responses, as a backend paging through them gets
+    /// them (pages of 20): each page read alike by both readers and by the byte-level reader
+    /// itself, and the pages together hold every transaction and notification of the capture.
+    @Test(arguments: RealDocumentsReadAlikeTests.capturesWithJWS)
+    func pagesOfEveryCapture(_ file: String) throws {
+      var notifications: [String] = []
+      var transactions: [String] = []
+      var latest: [String: (signed: String, status: String, transaction: String, renewal: String)] =
+        [:]
+      for compact in try RealDocumentsReadAlikeTests.storedJWS(file) {
+        let payload = try JSONValue(parsing: try JWS.payload(of: compact))
+        guard payload["notificationType"] != nil else {
+          transactions.append(compact)  // a transaction the app sent
+          continue
+        }
+        notifications.append(compact)
+        guard case .string(let transaction)? = payload["data"]?["signedTransactionInfo"],
+          case .string(let renewal)? = payload["data"]?["signedRenewalInfo"],
+          case .number(let status)? = payload["data"]?["status"],
+          case .number(let signed)? = payload["signedDate"],
+          case .string(let subscription)? = try JSONValue(
+            parsing: try JWS.payload(of: transaction))["originalTransactionId"]
+        else { continue }
+        transactions.append(transaction)
+        // The statuses response holds each subscription's newest payloads.
+        if let kept = latest[subscription],
+          kept.signed.count > signed.count
+            || (kept.signed.count == signed.count && kept.signed >= signed)
+        {
+          continue
+        }
+        latest[subscription] = (signed, status, transaction, renewal)
+      }
+      func quoted(_ strings: ArraySlice<String>) -> String {
+        strings.map { "\"\($0)\"" }.joined(separator: ", ")
+      }
+      var pagedTransactions: Set<TransactionID> = []
+      for start in stride(from: 0, to: transactions.count, by: 20) {
+        let more = start + 20 < transactions.count
+        let body = Array(
+          """
+          {"revision": "r\(start)", "bundleId": "com.example", "appAppleId": 1234,
+           "environment": "Sandbox", "hasMore": \(more),
+           "signedTransactions": [\(quoted(transactions[start..<min(start + 20, transactions.count)]))]}
+          """.utf8)
+        APIResponseTests.expectReadAlike(body)
+        let page = try DocumentReader.read(body)
+        #expect(page.diagnostics.isEmpty)
+        pagedTransactions.formUnion(page.entries.map(\.transactionID))
+      }
+      var pagedNotifications = 0
+      for start in stride(from: 0, to: notifications.count, by: 20) {
+        let items = notifications[start..<min(start + 20, notifications.count)].map {
+          #"{"signedPayload": "\#($0)", "sendAttempts": [{"attemptDate": 1, "sendAttemptResult": "SUCCESS"}]}"#
+        }
+        let body = Array(
+          """
+          {"hasMore": \(start + 20 < notifications.count), "paginationToken": "t\(start)",
+           "notificationHistory": [\(items.joined(separator: ", "))]}
+          """.utf8)
+        APIResponseTests.expectReadAlike(body)
+        guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
+          Issue.record("\(file): not read as a notification history")
+          continue
+        }
+        pagedNotifications += page.notificationPayloads.count
+      }
+      let items = latest.sorted { $0.key < $1.key }.map { subscription, newest in
+        """
+        {"originalTransactionId": "\(subscription)", "status": \(newest.status),
+         "signedTransactionInfo": "\(newest.transaction)",
+         "signedRenewalInfo": "\(newest.renewal)"}
+        """
+      }
+      if !items.isEmpty {
+        let body = Array(
+          """
+          {"environment": "Sandbox", "bundleId": "com.example", "appAppleId": 1234,
+           "data": [{"subscriptionGroupIdentifier": "g", "lastTransactions": [\(items.joined(separator: ", "))]}]}
+          """.utf8)
+        APIResponseTests.expectReadAlike(body)
+        #expect(try DocumentReader.read(body).appleStatuses.count == items.count)
+      }
+      // The pages hold every transaction: those of the notifications and those the app sent.
+      var individually: Set<TransactionID> = []
+      for compact in transactions {
+        individually.formUnion(
+          try DocumentReader.read(Array(compact.utf8)).entries.map(\.transactionID))
+      }
+      #expect(pagedTransactions == individually)
+      #expect(pagedNotifications == notifications.count)
+      print(
+        "\(file): \(transactions.count) transactions (\(individually.count) distinct) and "
+          + "\(notifications.count) notifications in pages of 20, read alike and by the "
+          + "byte-level reader")
     }
   }
 }

@@ -61,6 +61,71 @@ extension RealDocuments {
       print("fast path taken for \(fastKinds) of \(documents.count) documents")
     }
 
+    /// The sources of real JWS: Apple-signed notifications and transactions as backends stored
+    /// them.
+    static let capturesWithJWS = [
+      "notifications_v2/geniusparenting-strapi/documents.json",
+      "notifications_v2/session-pro-backend/documents.json",
+      "notifications_v2/soulmate-server/documents.json",
+      "notifications_v2/odeme-entegrasyonu/documents.json",
+    ]
+
+    /// Every JWS string a capture stores (its `jws` and `signedPayload` fields), in file order.
+    static func storedJWS(_ file: String) throws -> [String] {
+      func signed(_ value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+          return members.sorted { $0.key < $1.key }.flatMap { key, value -> [String] in
+            if key == "jws" || key == "signedPayload", case .string(let text) = value {
+              return [text]
+            }
+            return signed(value)
+          }
+        case .array(let elements): return elements.flatMap(signed)
+        default: return []
+        }
+      }
+      return signed(try JSONValue(parsing: Array(try fixtureData(file))))
+    }
+
+    /// Each real JWS of the v2 captures, read as a document (a bare JWS, a POST body), its
+    /// decoded payload, and the payloads of the signed fields inside: both readers agree, and
+    /// the byte-level reader reads every one of them itself (they are all regular).
+    @Test(arguments: capturesWithJWS)
+    func everyRealJWSOfTheV2Captures(_ file: String) throws {
+      var counts: [String: Int] = [:]
+      var read = 0
+      func compare(_ bytes: [UInt8], _ name: String) {
+        let result = FastDocumentReaderTests.agree(bytes)
+        #expect(result.agree, "\(file): \(name)")
+        #expect(result.fast, "\(file): \(name) left to the general reader")
+        read += 1
+      }
+      for (number, compact) in try Self.storedJWS(file).enumerated() {
+        compare(Array(compact.utf8), "JWS \(number)")
+        compare(Array(#"{"signedPayload": "\#(compact)"}"#.utf8), "JWS \(number) as a POST body")
+        let payload = try JWS.payload(of: compact)
+        compare(payload, "JWS \(number)'s payload")
+        let document = try DocumentReader.read(payload)
+        counts["\(type(of: document.document))", default: 0] += 1
+        guard case .object(let members) = try JSONValue(parsing: payload),
+          case .object(let data)? = members["data"]
+        else { continue }
+        for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+          if case .string(let inner)? = data[key] {
+            compare(Array(inner.utf8), "JWS \(number) \(key)")
+            compare(try JWS.payload(of: inner), "JWS \(number) \(key)'s payload")
+          }
+        }
+      }
+      print("\(file): \(counts) JWS, \(read) documents read alike by both readers")
+      #expect(!counts.isEmpty)
+      if file.contains("geniusparenting") {
+        // MANIFEST: 169 stored notifications and 19 transactions sent by the app.
+        #expect(counts == ["ServerNotification": 169, "AppStoreTransaction": 19], "\(counts)")
+      }
+    }
+
     /// The typed entry points take the fast path only for their own kind of document.
     @Test func typedEntryPointsAgree() throws {
       for (name, bytes) in try Self.suiteDocuments() where bytes.first == UInt8(ascii: "{") {

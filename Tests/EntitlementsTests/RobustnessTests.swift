@@ -2,8 +2,9 @@ import Entitlements
 import EntitlementsTesting
 import Testing
 
-/// Seeded mutations of realistic documents: reading never traps, and every document gives a
-/// typed error or a document whose problems are diagnostics (SPEC §3: tolerant reading).
+/// Seeded mutations of realistic documents and of files of several documents: reading never
+/// traps, and every document gives a typed error or a document whose problems are diagnostics
+/// (SPEC §3: tolerant reading).
 @Suite("Robustness: 100 000 mutated documents")
 struct RobustnessTests {
   static let seeds: [String] = [
@@ -50,6 +51,23 @@ struct RobustnessTests {
     #"""
     {"hasMore": false, "notificationHistory": [{"signedPayload": "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRVhQSVJFRCIsInN1YnR5cGUiOiJWT0xVTlRBUlkiLCJzaWduZWREYXRlIjoxNzUyNTkyMDAxMDAwLCJkYXRhIjp7InN0YXR1cyI6MiwiZW52aXJvbm1lbnQiOiJTYW5kYm94Iiwic2lnbmVkVHJhbnNhY3Rpb25JbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKMGNtRnVjMkZqZEdsdmJrbGtJam9pTWpBd01EQXdNREF3TURBd01EQXdNaUlzSW05eWFXZHBibUZzVkhKaGJuTmhZM1JwYjI1SlpDSTZJakl3TURBd01EQXdNREF3TURBd01ERWlMQ0p3Y205a2RXTjBTV1FpT2lKd0lpd2ljSFZ5WTJoaGMyVkVZWFJsSWpveE56VXdNREF3TURBd01EQXdMQ0psZUhCcGNtVnpSR0YwWlNJNk1UYzFNalU1TWpBd01EQXdNQ3dpYzJsbmJtVmtSR0YwWlNJNk1UYzFNREF3TURBd01EQXdNSDAuYzJsbiIsInNpZ25lZFJlbmV3YWxJbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKdmNtbG5hVzVoYkZSeVlXNXpZV04wYVc5dVNXUWlPaUl5TURBd01EQXdNREF3TURBd01EQXhJaXdpWVhWMGIxSmxibVYzVTNSaGRIVnpJam93TENKbGVIQnBjbUYwYVc5dVNXNTBaVzUwSWpveExDSnphV2R1WldSRVlYUmxJam94TnpVeU5Ua3lNREF4TURBd2ZRLmMybG4ifX0.c2ln", "sendAttemptResult": "SUCCESS"}]}
     """#,
+    // A v2 notification as the App Store POSTs it.
+    #"""
+    {"signedPayload": "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRVhQSVJFRCIsInN1YnR5cGUiOiJWT0xVTlRBUlkiLCJzaWduZWREYXRlIjoxNzUyNTkyMDAxMDAwLCJkYXRhIjp7InN0YXR1cyI6MiwiZW52aXJvbm1lbnQiOiJTYW5kYm94Iiwic2lnbmVkVHJhbnNhY3Rpb25JbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKMGNtRnVjMkZqZEdsdmJrbGtJam9pTWpBd01EQXdNREF3TURBd01EQXdNaUlzSW05eWFXZHBibUZzVkhKaGJuTmhZM1JwYjI1SlpDSTZJakl3TURBd01EQXdNREF3TURBd01ERWlMQ0p3Y205a2RXTjBTV1FpT2lKd0lpd2ljSFZ5WTJoaGMyVkVZWFJsSWpveE56VXdNREF3TURBd01EQXdMQ0psZUhCcGNtVnpSR0YwWlNJNk1UYzFNalU1TWpBd01EQXdNQ3dpYzJsbmJtVmtSR0YwWlNJNk1UYzFNREF3TURBd01EQXdNSDAuYzJsbiIsInNpZ25lZFJlbmV3YWxJbmZvIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuZXlKdmNtbG5hVzVoYkZSeVlXNXpZV04wYVc5dVNXUWlPaUl5TURBd01EQXdNREF3TURBd01EQXhJaXdpWVhWMGIxSmxibVYzVTNSaGRIVnpJam93TENKbGVIQnBjbUYwYVc5dVNXNTBaVzUwSWpveExDSnphV2R1WldSRVlYUmxJam94TnpVeU5Ua3lNREF4TURBd2ZRLmMybG4ifX0.c2ln"}
+    """#,
+  ]
+
+  /// Files of several documents, read with ``DocumentReader/readAll(_:verifier:)``: a JSON
+  /// array of documents and JWS strings, and one JWS per line.
+  static let fileSeeds: [String] = [
+    #"""
+    ["eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln", {"notificationType": "EXPIRED", "subtype": "VOLUNTARY", "signedDate": 1752592001000,
+      "data": {"status": 2, "signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln"}},
+     {"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": "2000000000000003",
+       "original_transaction_id": "2000000000000001", "purchase_date_ms": "1752592000000",
+       "expires_date_ms": "1755184000000"}]}]
+    """#,
+    "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEiLCJwcm9kdWN0SWQiOiJwIiwicHVyY2hhc2VEYXRlIjoxNzUwMDAwMDAwMDAwLCJleHBpcmVzRGF0ZSI6MTc1MjU5MjAwMDAwMCwic2lnbmVkRGF0ZSI6MTc1MDAwMDAwMDAwMH0.c2ln\n\n  eyJhbGciOiJFUzI1NiJ9.eyJvcmlnaW5hbFRyYW5zYWN0aW9uSWQiOiIyMDAwMDAwMDAwMDAwMDAxIiwiYXV0b1JlbmV3U3RhdHVzIjowLCJleHBpcmF0aW9uSW50ZW50IjoxLCJzaWduZWREYXRlIjoxNzUyNTkyMDAxMDAwfQ.c2ln\r\n",
   ]
 
   enum Mutation: CaseIterable {
@@ -133,40 +151,77 @@ struct RobustnessTests {
     var cleanDocuments = 0
   }
 
+  /// The documents of one seed: read as one document, or as a file of several.
+  static func read(_ bytes: [UInt8], file: Bool) throws(ReadError) -> [AppStoreDocument] {
+    file ? try DocumentReader.readAll(bytes) : [try DocumentReader.read(bytes)]
+  }
+
+  /// Whether `error` is one of the errors a mutated document may give: typed, saying what is
+  /// wrong and where, and for a verifyReceipt status that carries no receipt (a mutated
+  /// `"status": 0`), naming the code.
+  static func isExpected(_ error: ReadError) -> Bool {
+    let described = error.description
+    if case .verifyReceiptStatus(let status) = error {
+      return described.hasPrefix("verifyReceipt status \(status.code): ")
+    }
+    return described.hasPrefix("not JSON: at byte ") || described.hasPrefix("not a JWS: ")
+      || described.hasPrefix("unrecognized document: ") || described.contains(": expected ")
+  }
+
+  /// The mutation that turns `"status": 0` into another digit: an error naming the status,
+  /// never an empty history (the corpus's mutations reach it only for some seeds).
+  @Test(arguments: Array("123456789".utf8))
+  func aMutatedStatusIsAnErrorNamingTheCode(digit: UInt8) {
+    var bytes = Array(Self.seeds[0].utf8)
+    guard let zero = bytes.firstIndex(of: UInt8(ascii: "0")) else {
+      Issue.record("the verifyReceipt seed has no status 0")
+      return
+    }
+    bytes[zero] = digit
+    do {
+      let document = try DocumentReader.read(bytes)
+      Issue.record("read as \(document)")
+    } catch {
+      #expect(error == .verifyReceiptStatus(VerifyReceiptStatusError(code: Int(digit - 48))))
+      #expect(Self.isExpected(error), "\(error)")
+    }
+  }
+
   @Test(arguments: 0..<10 as Range<UInt64>)
   func tenThousandMutationsPerSeed(seed: UInt64) throws {
     var random = SeededRandom(seed: seed)
-    let seeds = Self.seeds.map { Array($0.utf8) }
-    for original in seeds {
+    let seeds =
+      Self.seeds.map { (Array($0.utf8), false) } + Self.fileSeeds.map { (Array($0.utf8), true) }
+    for (original, file) in seeds {
       // The unmutated documents read cleanly: the mutations are what breaks them.
-      let document = try DocumentReader.read(original)
-      #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+      let documents = try Self.read(original, file: file)
+      #expect(documents.count == (file ? (original.first == UInt8(ascii: "[") ? 3 : 2) : 1))
+      for document in documents {
+        #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+      }
     }
     var tallies: [Mutation: Tally] = [:]
     for round in 0..<10_000 {
       let mutation = Mutation.allCases[round % Mutation.allCases.count]
-      let original = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+      let (original, file) = seeds[Int.random(in: 0..<seeds.count, using: &random)]
       let bytes = Self.mutate(original, mutation, &random)
       do {
-        let document = try DocumentReader.read(bytes)
-        let evaluation = Evaluator().evaluate(document.history)
+        var record = SubscriberRecord()
+        let documents = try Self.read(bytes, file: file)
+        for document in documents { record.fold(document) }
+        let evaluation = Evaluator().evaluate(record.history)
         for entitlement in evaluation.entitlements {
           #expect(entitlement._invariantViolations().isEmpty, "seed \(seed) round \(round)")
           _ = entitlement.status(at: Instant(millisecondsSince1970: 1_500_000_000_000))
         }
-        if document.diagnostics.isEmpty && evaluation.diagnostics.isEmpty {
+        if documents.allSatisfy(\.diagnostics.isEmpty) && evaluation.diagnostics.isEmpty {
           tallies[mutation, default: Tally()].cleanDocuments += 1
         } else {
           tallies[mutation, default: Tally()].documentsWithDiagnostics += 1
         }
       } catch {
         // Typed: ReadError, whose description says what is wrong, and where.
-        let described = error.description
-        #expect(
-          described.hasPrefix("not JSON: at byte ") || described.hasPrefix("not a JWS: ")
-            || described.hasPrefix("unrecognized document: ")
-            || described.contains(": expected "),
-          "\(described)")
+        #expect(Self.isExpected(error), "seed \(seed) round \(round): \(error)")
         tallies[mutation, default: Tally()].errors += 1
       }
     }

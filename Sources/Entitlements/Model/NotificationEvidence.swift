@@ -6,8 +6,9 @@
 /// even after a later purchase closed it, and a `DID_CHANGE_RENEWAL_STATUS` /
 /// `AUTO_RENEW_DISABLED` says when the customer turned auto-renew off.
 ///
-/// Types and subtypes keep Apple's raw strings beside the typed view: a type this version does
-/// not know still reads (``type`` is `nil`), and the reader reports it.
+/// Types and subtypes keep Apple's raw strings beside the typed view: a type or subtype this
+/// version does not know still reads (``type`` or ``subtype`` is `nil`), and the reader reports
+/// it as a diagnostic.
 ///
 /// ```swift
 /// let evidence = NotificationEvidence(

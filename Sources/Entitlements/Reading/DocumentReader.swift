@@ -100,14 +100,14 @@ public enum DocumentReader {
     case UInt8(ascii: "{")?, nil:
       return [try read(bytes, verifier: verifier)]
     default:
-      // One JWS per line.
-      let lines = bytes.split(separator: UInt8(ascii: "\n")).map {
-        $0.filter { !isWhitespace($0) }
-      }.filter { !$0.isEmpty }
+      // One JWS per line; blank lines are skipped, and a line is named by its number in the file.
+      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       var documents: [AppStoreDocument] = []
       for (index, line) in lines.enumerated() {
+        let compact = line.filter { !isWhitespace($0) }
+        if compact.isEmpty { continue }
         do throws(ReadError) {
-          documents.append(try read(line, verifier: verifier))
+          documents.append(try read(compact, verifier: verifier))
         } catch {
           throw error.within("line \(index + 1)")
         }
@@ -138,6 +138,15 @@ public enum DocumentReader {
   private static func read(
     _ bytes: [UInt8], depth: Int, fast: Bool, payloads: SignedPayloads
   ) throws(ReadError) -> AppStoreDocument {
+    // A regular document is read straight from the bytes (FastDocumentReader), a JWS or a
+    // POST body around it included; the general reader reads the rest and says what is
+    // irregular.
+    if fast,
+      let document = depth == 0
+        ? FastDocumentReader.read(bytes) : FastDocumentReader.read(payload: bytes)
+    {
+      return document
+    }
     let trimmed = bytes.drop { isWhitespace($0) }
     if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
       depth == 0
@@ -148,9 +157,6 @@ public enum DocumentReader {
           payloads.payload(of: text, at: ""), depth: depth + 1, fast: fast, payloads: payloads)
       }
     }
-    // A regular document is read straight from the bytes (FastDocumentReader); the general
-    // reader reads the rest and says what is irregular.
-    if fast, let document = FastDocumentReader.read(bytes) { return document }
     return try read(value: JSONValue.document(bytes), depth: depth, fast: fast, payloads: payloads)
   }
 
@@ -266,7 +272,8 @@ extension JSONValue {
 }
 
 extension ReadError {
-  /// The same error, placed inside a file of several documents.
+  /// The same error, placed inside a file of several documents (a syntax error's byte offset
+  /// counts from the start of that place).
   func within(_ place: String) -> ReadError {
     switch self {
     case .unexpectedShape(let path, let expected, let found):
@@ -275,7 +282,10 @@ extension ReadError {
       .signatureRejected(path: "\(place) \(path)", reason: reason)
     case .unrecognizedDocument(let reason): .unrecognizedDocument("\(place): \(reason)")
     case .malformedJWS(let reason): .malformedJWS("\(place): \(reason)")
-    case .malformedJSON, .verifyReceiptStatus: self
+    case .malformedJSON(let syntax):
+      .malformedJSON(
+        JSONSyntaxError(offset: syntax.offset, message: "\(syntax.message) (in \(place))"))
+    case .verifyReceiptStatus: self
     }
   }
 }

@@ -1,26 +1,63 @@
-/// A byte-level reader for regular documents of every receipt schema: verifyReceipt
-/// responses, v1 notifications, v2 notifications (decoded, their signed fields decoded in
-/// turn) and the decoded transaction and renewal payloads of the App Store Server API. No
-/// `JSONValue` tree, no dictionaries, numbers parsed straight from the bytes (issue:
-/// performance).
+/// A byte-level reader for regular documents of every kind of SPEC §10: verifyReceipt
+/// responses, v1 notifications, v2 notifications (decoded, as a POST body or as a bare JWS),
+/// the decoded transaction and renewal payloads of the App Store Server API, and its pages:
+/// Get Transaction History, Get All Subscription Statuses, Get Notification History. Every JWS
+/// inside is decoded (base64url, into one reused buffer: nothing is verified, as the reader is
+/// used only without a verifier) and read by this reader, nested. No `JSONValue` tree, no
+/// dictionaries, numbers parsed straight from the bytes (issue: performance).
 ///
 /// It reads only what it can read exactly as the general readers (``DocumentReader``,
 /// ``VerifyReceiptResponse/init(value:path:)``, ``StatusUpdateNotification/init(value:)``,
 /// ``ServerNotification/init(value:)``, ``AppStoreTransaction/init(value:path:)``,
-/// ``AppStoreRenewalInfo/init(value:path:)``) would, with no diagnostics: any irregularity (an
-/// escape it does not handle, a field of an unusual type or spelling, an iOS 6 shape, a
-/// missing id, a key given twice, invalid JSON) makes it give up and return `nil`, and the
-/// caller reads the document with the general reader, which then produces the same answer and
-/// the diagnostics. The tests compare both readers on every fixture and on the robustness
-/// corpus.
+/// ``AppStoreRenewalInfo/init(value:path:)``, ``TransactionHistoryResponse``,
+/// ``SubscriptionStatusesResponse``, ``NotificationHistoryResponse``) would, with no
+/// diagnostics: any irregularity (an escape it does not handle, a field of an unusual type or
+/// spelling, an iOS 6 shape, a missing id, a key given twice, a JWS that does not decode or
+/// whose payload is irregular, invalid JSON) makes it give up and return `nil`, and the caller
+/// reads the document with the general reader, which then produces the same answer and the
+/// diagnostics. The tests compare both readers on every fixture and on the robustness corpus.
 ///
 /// The kind of document is decided as ``DocumentReader`` decides it, by which top-level keys
-/// are present (`notificationType`, `notification_type`, `status`/`receipt`/
+/// are present (`signedPayload`, `notificationType`, `notification_type`,
+/// `signedTransactions`, `notificationHistory`, `data` as an array, `status`/`receipt`/
 /// `latest_receipt_info`, `transactionId`, `originalTransactionId`, in that order), so the
 /// reader reads every top-level key it knows in one pass and chooses at the end.
 struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
+  /// Where the document is, which decides the kinds it may be (as ``DocumentReader`` reads
+  /// each place).
+  private enum Context {
+    /// A whole document as received: it may be a bare JWS or a POST body
+    /// (`{"signedPayload": …}`), whose payload is then read as an ``unwrapped`` document.
+    case document
+    /// The payload of a bare JWS or of a POST body, or a document read by a typed entry point
+    /// (`init(json:)`): any kind, but JSON only, and no `signedPayload` unwrapped again.
+    case unwrapped
+    /// The payload of `notificationHistory[].signedPayload`: a v2 notification only.
+    case notification
+    /// The payload of `signedTransactionInfo`, `signedRenewalInfo` or `signedTransactions[]`:
+    /// a transaction or renewal info only.
+    case signedField
+  }
+  /// The decoded payloads of this document's JWS, one after another (the buffer is reused).
+  private var scratch: [UInt8] = []
+  /// The buffer lent to the reader of each nested payload, for the JWS inside it (a
+  /// notification's transaction and renewal info): kept here so that it is reused too.
+  private var nestedScratch: [UInt8] = []
+  /// Where the header of the last JWS string read is, and its length: the next one usually
+  /// has the same bytes.
+  private var lastHeader: (start: Int, count: Int)?
+  /// The product and subscription ids of the payloads read before, lent from reader to nested
+  /// reader with ``followers`` (a page's transactions are separate payloads, one after another).
+  private var memo = PayloadMemo()
+
+  /// The last two distinct product ids and subscription ids read from decoded payloads, most
+  /// recent first: the payloads of one page share one `String` per id, as the entries of a
+  /// receipt do (``sharedString(_:)``, which finds its ids by their place in one document).
+  private struct PayloadMemo {
+    var strings = InlineArray<4, String>(repeating: "")
+  }
   private let keys = KeyTable.shared
   /// The ids an entry usually shares with the one before (``sharedString(_:)``).
   private enum SharedID: Int {
@@ -68,8 +105,9 @@ struct FastDocumentReader {
     case offerIdentifier, offerDiscountType, isUpgraded, inAppOwnershipType, type
     case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
     case gracePeriodExpiresDate, priceIncreaseStatus
-    // The App Store Server API's pages: left to the general reader.
-    case signedTransactions, notificationHistory
+    // The App Store Server API's pages.
+    case signedTransactions, notificationHistory, hasMore, revision, bundleId, paginationToken
+    case lastTransactions, subscriptionGroupIdentifier
     // Read by no schema but written by Apple in every entry: known so that the key predicted
     // after them can be checked without a lookup (see ``Followers``).
     case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
@@ -90,8 +128,23 @@ struct FastDocumentReader {
     /// Six words per key: its length, how many words it has, then its words as ``words(_:_:_:_:)``
     /// loads them.
     private let names: UnsafeMutablePointer<UInt64>
+    /// The value of each base64url symbol (and of base64's `+` and `/`), 255 for any other
+    /// byte: as `JWS.payload(of:)` decodes.
+    let base64URL: UnsafeMutablePointer<UInt8>
 
     private init() {
+      base64URL = .allocate(capacity: 256)
+      for byte in 0..<256 {
+        base64URL[byte] =
+          switch byte {
+          case 65...90: UInt8(byte - 65)
+          case 97...122: UInt8(byte - 97 + 26)
+          case 48...57: UInt8(byte - 48 + 52)
+          case 45, 43: 62  // "-" and "+"
+          case 95, 47: 63  // "_" and "/"
+          default: 255
+          }
+      }
       slots = .allocate(capacity: Self.slotCount)
       slots.initialize(repeating: 0, count: Self.slotCount)
       names = .allocate(capacity: Key.allCases.count * 6)
@@ -253,16 +306,23 @@ struct FastDocumentReader {
     }
   }
 
-  /// Reads a regular document of any receipt schema, or `nil` to leave it to the general
+  /// Reads a regular document of any kind, as ``DocumentReader/read(_:verifier:)`` receives
+  /// it (a bare JWS, a POST body, any JSON document), or `nil` to leave it to the general
   /// reader.
   static func read(_ document: [UInt8]) -> AppStoreDocument? {
-    read(document, nested: false)
+    read(document, .document)
+  }
+
+  /// Reads a regular JSON document of any kind found inside another (the payload of a bare
+  /// JWS or of a POST body), or `nil`: no JWS or `signedPayload` is unwrapped again.
+  static func read(payload: [UInt8]) -> AppStoreDocument? {
+    read(payload, .unwrapped)
   }
 
   /// Reads a regular document in place, or `nil` to leave it to the general reader.
   static func read(_ document: UnsafeBufferPointer<UInt8>) -> AppStoreDocument? {
     var reader = FastDocumentReader(bytes: document)
-    return try? reader.document(nested: false)
+    return try? reader.whole(.document)
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
@@ -271,14 +331,14 @@ struct FastDocumentReader {
   static func read<Document: PurchaseDocument>(
     _ json: [UInt8], general: (JSONValue) throws(ReadError) -> Document
   ) throws(ReadError) -> Document {
-    if let fast = read(json)?.document as? Document { return fast }
+    if let fast = read(json, .unwrapped)?.document as? Document { return fast }
     return try general(JSONValue.document(json))
   }
 
-  private static func read(_ document: [UInt8], nested: Bool) -> AppStoreDocument? {
+  private static func read(_ document: [UInt8], _ context: Context) -> AppStoreDocument? {
     document.withUnsafeBufferPointer { buffer in
       var reader = FastDocumentReader(bytes: buffer)
-      return try? reader.document(nested: nested)
+      return try? reader.whole(context)
     }
   }
 
@@ -296,8 +356,58 @@ struct FastDocumentReader {
     var renewal: AppStoreRenewalInfo?
   }
 
+  /// A document at `context`: a bare JWS where a whole document may be one, else a JSON
+  /// object.
+  private mutating func whole(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    skipWhitespace()
+    if context == .document, index < bytes.count, bytes[index] != UInt8(ascii: "{"),
+      bytes[index] != UInt8(ascii: "[")
+    {
+      return try bareJWS()
+    }
+    return context == .signedField ? try signedPayload() : try document(context)
+  }
+
+  /// The payload of a signed transaction or renewal info field: ``document(_:)`` for these
+  /// two kinds only, with none of the other kinds' state to carry. A key of another kind of
+  /// document gives up, as ``document(_:)`` does at `.signedField`.
+  private mutating func signedPayload() throws(GiveUp) -> AppStoreDocument {
+    var seen = KeySet()
+    var environment: String?
+    var payload = PayloadFields()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .environment: environment = try reader.string()
+      case .status, .receipt, .latest_receipt_info, .latest_expired_receipt_info, .signedPayload,
+        .notificationType, .notification_type, .signedTransactions, .notificationHistory, .data:
+        throw GiveUp()
+      default:
+        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
+      }
+    }
+    skipWhitespace()
+    guard index == bytes.count else { throw GiveUp() }
+    let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
+    let environmentRead = environment.flatMap(StoreEnvironment.init(appleName:))
+    if seen.contains(.transactionId) {
+      return .transaction(
+        AppStoreTransaction(
+          entry: try payload.entry(), type: payload.type, environment: environmentRead,
+          timestamp: timestamp, diagnostics: []))
+    }
+    guard seen.contains(.originalTransactionId) else { throw GiveUp() }
+    return .renewal(
+      AppStoreRenewalInfo(
+        info: try payload.renewalInfo(), environment: environmentRead, timestamp: timestamp,
+        diagnostics: []))
+  }
+
   /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
-  private mutating func document(nested: Bool) throws(GiveUp) -> AppStoreDocument {
+  private mutating func document(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    // Pages and notifications are read only where the general reader reads them.
+    let isPayload = context == .signedField
+    let anyKind = context == .document || context == .unwrapped
     var seen = KeySet()
     var environment: String?
     var status: Int?
@@ -310,6 +420,15 @@ struct FastDocumentReader {
     var subtype: String?
     var data: NotificationData?
     var payload = PayloadFields()
+    var unwrapped: AppStoreDocument?
+    var transactions: [AppStoreTransaction] = []
+    var notifications: [ServerNotification] = []
+    var statuses: [SubscriptionStatusesResponse.LastTransaction]?
+    // Read only for the kinds that keep them: where each value begins.
+    var hasMore: Int?
+    var revision: Int?
+    var bundleID: Int?
+    var paginationToken: Int?
     try object { reader, key throws(GiveUp) in
       try seen.insert(key)
       switch key {
@@ -318,16 +437,38 @@ struct FastDocumentReader {
       case .latest_receipt: latestReceipt = try reader.string()
       case .receipt: receipt = try reader.receiptObject()
       case .latest_receipt_info: latestReceiptInfo = try reader.entries()
-      case .latest_expired_receipt_info, .signedPayload, .signedTransactions,
-        .notificationHistory:
-        throw GiveUp()
+      case .latest_expired_receipt_info: throw GiveUp()
+      case .signedPayload:
+        guard context == .document else { throw GiveUp() }
+        unwrapped = try reader.signedDocument(.unwrapped)
+      case .signedTransactions:
+        guard anyKind else { throw GiveUp() }
+        transactions = try reader.signedTransactions()
+      case .notificationHistory:
+        guard anyKind else { throw GiveUp() }
+        notifications = try reader.notificationHistory()
+      case .hasMore, .revision, .bundleId, .paginationToken:
+        reader.skipWhitespace()
+        switch key {
+        case .hasMore: hasMore = reader.index
+        case .revision: revision = reader.index
+        case .bundleId: bundleID = reader.index
+        default: paginationToken = reader.index
+        }
+        try reader.skipValue(depth: 1)
       case .pending_renewal_info: pending = try reader.renewalInfos()
       case .unified_receipt: unified = try reader.receiptObject()
       case .notification_type, .notificationType: notificationType = try reader.string()
       case .subtype: subtype = try reader.string()
       case .data:
-        guard !nested else { throw GiveUp() }
-        data = try reader.notificationData()
+        guard !isPayload else { throw GiveUp() }
+        reader.skipWhitespace()
+        if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "[") {
+          guard anyKind else { throw GiveUp() }
+          statuses = try reader.subscriptionGroups()
+        } else {
+          data = try reader.notificationData()
+        }
       default:
         if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
       }
@@ -341,20 +482,26 @@ struct FastDocumentReader {
       && (seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info))
     let payloadKeys = seen.contains(.transactionId) || seen.contains(.originalTransactionId)
     let kindCount = [
-      seen.contains(.notificationType), seen.contains(.notification_type), receiptKeys,
-      payloadKeys,
+      seen.contains(.signedPayload), seen.contains(.notificationType),
+      seen.contains(.notification_type), seen.contains(.signedTransactions),
+      seen.contains(.notificationHistory), statuses != nil, receiptKeys, payloadKeys,
     ].filter { $0 }.count
     guard kindCount <= 1 else { throw GiveUp() }
+    // A history page's notification is read as one whatever its keys; only a regular one is
+    // read here.
+    if context == .notification, !seen.contains(.notificationType) { throw GiveUp() }
     let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
     let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
     let topEnvironment = environment.flatMap(StoreEnvironment.init(appleName:))
 
+    if let unwrapped { return unwrapped }
     if seen.contains(.notificationType) {
-      guard !nested, !seen.contains(.notification_type) else { throw GiveUp() }
-      // A type this version does not know is reported by the general reader.
+      guard !isPayload, !seen.contains(.notification_type) else { throw GiveUp() }
+      // A type or subtype this version does not know is reported by the general reader.
       guard
         notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
-          ?? true
+          ?? true,
+        subtype.map({ NotificationEvidence.Subtype(rawValue: $0) != nil }) ?? true
       else { throw GiveUp() }
       return .notificationV2(
         ServerNotification(
@@ -363,8 +510,9 @@ struct FastDocumentReader {
           timestamp: timestamp, entries: data?.transaction?.entries ?? [],
           renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: []))
     }
+    guard anyKind || (isPayload && payloadKeys) else { throw GiveUp() }
     if seen.contains(.notification_type) {
-      guard !nested, let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
+      guard let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
       // Renewal fields at the top are read only without pending_renewal_info.
       if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
       return .notificationV1(
@@ -374,8 +522,27 @@ struct FastDocumentReader {
             ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
           entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: []))
     }
-    if seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info) {
-      guard !nested, !receipt.isIOS6 else { throw GiveUp() }
+    if seen.contains(.signedTransactions) {
+      return .transactionHistory(
+        TransactionHistoryResponse(
+          transactions: transactions, hasMore: try flag(at: hasMore),
+          revision: try string(at: revision), environment: topEnvironment,
+          bundleID: try string(at: bundleID), diagnostics: []))
+    }
+    if seen.contains(.notificationHistory) {
+      return .notificationHistory(
+        NotificationHistoryResponse(
+          notificationPayloads: notifications, hasMore: try flag(at: hasMore),
+          paginationToken: try string(at: paginationToken), diagnostics: []))
+    }
+    if let statuses {
+      return .subscriptionStatuses(
+        SubscriptionStatusesResponse(
+          lastTransactions: statuses, environment: topEnvironment,
+          bundleID: try string(at: bundleID), diagnostics: []))
+    }
+    if receiptKeys {
+      guard !receipt.isIOS6 else { throw GiveUp() }
       if !seen.contains(.pending_renewal_info) && sawTopRenewalFields { throw GiveUp() }
       var response = VerifyReceiptResponse(
         status: status, environment: topEnvironment,
@@ -406,6 +573,25 @@ struct FastDocumentReader {
           diagnostics: []))
     }
     throw GiveUp()  // not a document the general reader recognises: it says why
+  }
+
+  /// The flag (``flag()``) that begins at `start`; `nil` for no key. The place is restored.
+  private mutating func flag(at start: Int?) throws(GiveUp) -> Bool? {
+    guard let start else { return nil }
+    let saved = index
+    defer { index = saved }
+    index = start
+    return try flag()
+  }
+
+  /// The string (``string()``) that begins at `start`; `nil` for no key. The place is
+  /// restored.
+  private mutating func string(at start: Int?) throws(GiveUp) -> String? {
+    guard let start else { return nil }
+    let saved = index
+    defer { index = saved }
+    index = start
+    return try string()
   }
 
   /// `receipt` of a verifyReceipt response, or `unified_receipt` of a v1 notification.
@@ -455,29 +641,331 @@ struct FastDocumentReader {
       switch key {
       case .status: result.status = try reader.integer()
       case .environment: result.environment = try reader.string()
-      case .signedTransactionInfo:
-        guard let signed = try reader.signed() else { return }
-        guard case .transaction(let transaction) = signed else { throw GiveUp() }
-        result.transaction = transaction
-      case .signedRenewalInfo:
-        guard let signed = try reader.signed() else { return }
-        guard case .renewal(let renewal) = signed else { throw GiveUp() }
-        result.renewal = renewal
+      case .signedTransactionInfo: result.transaction = try reader.signedTransaction()
+      case .signedRenewalInfo: result.renewal = try reader.signedRenewalInfo()
       default: try reader.skipValue(depth: 2)
       }
     }
     return result
   }
 
-  /// A signed field: `null`, or a compact JWS whose payload this reader reads.
-  private mutating func signed() throws(GiveUp) -> AppStoreDocument? {
+  /// A signed transaction field: `null`, or a JWS whose payload is a regular transaction.
+  private mutating func signedTransaction() throws(GiveUp) -> AppStoreTransaction? {
     skipWhitespace()
     if literal("null") { return nil }
-    let compact = try string()
-    guard let payload = try? JWS.payload(of: compact),
-      let document = Self.read(payload, nested: true)
+    guard case .transaction(let transaction) = try signedDocument(.signedField) else {
+      throw GiveUp()
+    }
+    return transaction
+  }
+
+  /// A signed renewal info field: `null`, or a JWS whose payload is regular renewal info.
+  private mutating func signedRenewalInfo() throws(GiveUp) -> AppStoreRenewalInfo? {
+    skipWhitespace()
+    if literal("null") { return nil }
+    guard case .renewal(let renewal) = try signedDocument(.signedField) else { throw GiveUp() }
+    return renewal
+  }
+
+  /// `signedTransactions` of a Get Transaction History page: JWS strings, each a regular
+  /// transaction.
+  private mutating func signedTransactions() throws(GiveUp) -> [AppStoreTransaction] {
+    var transactions: [AppStoreTransaction] = []
+    try array { reader throws(GiveUp) in
+      guard case .transaction(let transaction) = try reader.signedDocument(.signedField) else {
+        throw GiveUp()
+      }
+      transactions.append(transaction)
+    }
+    return transactions
+  }
+
+  /// `notificationHistory` of a Get Notification History page: objects whose `signedPayload`
+  /// is a regular v2 notification; their other members (`sendAttempts` …) are skipped.
+  private mutating func notificationHistory() throws(GiveUp) -> [ServerNotification] {
+    var notifications: [ServerNotification] = []
+    try array { reader throws(GiveUp) in
+      var notification: ServerNotification?
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        guard key == .signedPayload else {
+          try reader.skipValue(depth: 3)
+          return
+        }
+        guard case .notificationV2(let read) = try reader.signedDocument(.notification) else {
+          throw GiveUp()
+        }
+        notification = read
+      }
+      guard let notification else { throw GiveUp() }
+      notifications.append(notification)
+    }
+    return notifications
+  }
+
+  /// `data` of Get All Subscription Statuses: the subscription groups, each with
+  /// `subscriptionGroupIdentifier` and `lastTransactions`, flattened in document order.
+  private mutating func subscriptionGroups() throws(GiveUp)
+    -> [SubscriptionStatusesResponse.LastTransaction]
+  {
+    var result: [SubscriptionStatusesResponse.LastTransaction] = []
+    try array { reader throws(GiveUp) in
+      var identifier: String?
+      var items: [SubscriptionStatusesResponse.LastTransaction]?
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        switch key {
+        case .subscriptionGroupIdentifier: identifier = try reader.string()
+        case .lastTransactions: items = try reader.lastTransactions()
+        default: try reader.skipValue(depth: 3)
+        }
+      }
+      // A group without its subscriptions is reported by the general reader.
+      guard var items else { throw GiveUp() }
+      for item in items.indices { items[item].subscriptionGroupIdentifier = identifier }
+      result += items
+    }
+    return result
+  }
+
+  /// `lastTransactions` of one subscription group.
+  private mutating func lastTransactions() throws(GiveUp)
+    -> [SubscriptionStatusesResponse.LastTransaction]
+  {
+    var items: [SubscriptionStatusesResponse.LastTransaction] = []
+    try array { reader throws(GiveUp) in
+      var item = SubscriptionStatusesResponse.LastTransaction()
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        switch key {
+        case .originalTransactionId:
+          item.originalTransactionID = OriginalTransactionID(rawValue: try reader.string())
+        case .status: item.rawStatus = try reader.integer()
+        case .signedTransactionInfo: item.transaction = try reader.signedTransaction()
+        case .signedRenewalInfo: item.renewal = try reader.signedRenewalInfo()
+        default: try reader.skipValue(depth: 5)
+        }
+      }
+      items.append(item)
+    }
+    return items
+  }
+
+  // MARK: JWS
+
+  /// The document of the JWS string at `index`, its payload decoded and read by a reader of
+  /// its own at `context`. The string must be plain (no escape, ASCII) with exactly two dots,
+  /// and the payload base64url, as `JWS.payload(of:)` decodes it; anything else gives up.
+  private mutating func signedDocument(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    try expect(UInt8(ascii: "\""))
+    // The header, the payload and the signature: each part ends at a dot, the last at the
+    // closing quote. An app's JWS share one header (its certificate chain, about 4 KB): the
+    // bytes of the last header read, followed by a dot, are a header checked already.
+    let headerStart = index
+    if let header = lastHeader, index + header.count < bytes.count,
+      bytes[index + header.count] == UInt8(ascii: "."),
+      Self.equal32(bytes, index, header.start, header.count)
+    {
+      index += header.count
+    } else {
+      guard skipJWSPart() == UInt8(ascii: ".") else { throw GiveUp() }
+      lastHeader = (headerStart, index - headerStart)
+    }
+    index += 1
+    let payloadStart = index
+    guard skipJWSPart() == UInt8(ascii: ".") else { throw GiveUp() }
+    let payloadEnd = index
+    index += 1
+    guard skipJWSPart() == UInt8(ascii: "\"") else { throw GiveUp() }
+    index += 1
+    return try nestedDocument(payloadStart, payloadEnd, context)
+  }
+
+  /// A whole document that is a compact JWS, as ``DocumentReader`` reads one: exactly two dots
+  /// in it (its parts are otherwise not looked at), the payload base64url, read as an
+  /// ``Context/unwrapped`` document.
+  private mutating func bareJWS() throws(GiveUp) -> AppStoreDocument {
+    var end = bytes.count
+    while end > index, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end - 1]) { end -= 1 }
+    guard let first = nextDot(from: index, to: end),
+      let second = nextDot(from: first + 1, to: end),
+      nextDot(from: second + 1, to: end) == nil
     else { throw GiveUp() }
+    return try nestedDocument(first + 1, second, .unwrapped)
+  }
+
+  /// The first dot in `bytes[start..<end]`, eight bytes at a time.
+  private func nextDot(from start: Int, to end: Int) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base)
+    var position = start
+    while position + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      if Self.flags(word, 0x2E) != 0 { break }
+      position += 8
+    }
+    while position < end {
+      if bytes[position] == UInt8(ascii: ".") { return position }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The high bit of each byte of `word` equal to `byte`, and perhaps of bytes above one (a
+  /// borrow): nonzero exactly when a byte is `byte`.
+  @inline(__always)
+  private static func flags(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let difference = word ^ (ones &* UInt64(byte))
+    return (difference &- ones) & ~difference & (ones &* 0x80)
+  }
+
+  /// Nonzero exactly when `word` holds a dot, a quote, a backslash, a control character or a
+  /// non-ASCII byte (as ``skipPlainWords()`` tests, with the dot).
+  @inline(__always)
+  private static func jwsSpecial(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    return flags(word, 0x2E) | flags(word, 0x22) | flags(word, 0x5C)
+      | ((word &- ones &* 0x20) | word) & (ones &* 0x80)
+  }
+
+  /// Advances over the bytes of one part of a JWS string, sixteen at a time, to the first
+  /// byte that ends it or is not plain: a dot, a quote, a backslash, a control character or a
+  /// non-ASCII byte, which it returns (`nil` at the end of the bytes).
+  private mutating func skipJWSPart() -> UInt8? {
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      // Two words at a time; the byte loop below finds the byte in the pair that stops.
+      while index + 16 <= bytes.count {
+        let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let second = UInt64(
+          littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+        if Self.jwsSpecial(first) | Self.jwsSpecial(second) != 0 { break }
+        index += 16
+      }
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        || byte < 0x20 || byte >= 0x80
+      {
+        return byte
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The payload `bytes[start..<end]` (base64url) decoded into ``scratch`` and read there by a
+  /// reader of its own at `context`, which is lent ``nestedScratch`` for the JWS inside.
+  private mutating func nestedDocument(_ start: Int, _ end: Int, _ context: Context)
+    throws(GiveUp) -> AppStoreDocument
+  {
+    // The buffers are moved out and back (no copy, no reference left behind to force one).
+    var buffer: [UInt8] = []
+    swap(&buffer, &scratch)
+    var lent: [UInt8] = []
+    swap(&lent, &nestedScratch)
+    var shared = Lent(followers: followers, memo: PayloadMemo())
+    swap(&shared.memo, &memo)
+    let document = Self.nested(
+      bytes, start, end, keys.base64URL, context, buffer: &buffer, lent: &lent, shared: &shared)
+    swap(&buffer, &scratch)
+    swap(&lent, &nestedScratch)
+    swap(&shared.memo, &memo)
+    followers = shared.followers
+    guard let document else { throw GiveUp() }
     return document
+  }
+
+  /// What a reader lends the reader of a nested payload besides a buffer: its key predictions
+  /// (payloads of one kind list their keys in one order) and its memo of ids.
+  private struct Lent {
+    var followers: Followers
+    var memo: PayloadMemo
+  }
+
+  /// ``nestedDocument(_:_:_:)`` apart from the reader that finds the payload.
+  private static func nested(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+    _ table: UnsafeMutablePointer<UInt8>, _ context: Context, buffer: inout [UInt8],
+    lent: inout [UInt8], shared: inout Lent
+  ) -> AppStoreDocument? {
+    guard let count = decodeBase64URL(bytes, start, end, table, into: &buffer) else {
+      return nil
+    }
+    return buffer.withUnsafeBufferPointer { decoded -> AppStoreDocument? in
+      var reader = FastDocumentReader(bytes: UnsafeBufferPointer(rebasing: decoded[..<count]))
+      swap(&reader.scratch, &lent)
+      swap(&reader.memo, &shared.memo)
+      reader.followers = shared.followers
+      let document = try? reader.whole(context)
+      swap(&reader.scratch, &lent)
+      swap(&reader.memo, &shared.memo)
+      shared.followers = reader.followers
+      return document
+    }
+  }
+
+  /// `text` decoded from base64url as a JWS payload is (the tests compare it with `JWS`'s).
+  static func base64URLDecode(_ text: [UInt8]) -> [UInt8]? {
+    var buffer: [UInt8] = []
+    let count = text.withUnsafeBufferPointer { text in
+      decodeBase64URL(text, 0, text.count, KeyTable.shared.base64URL, into: &buffer)
+    }
+    return count.map { Array(buffer.prefix($0)) }
+  }
+
+  /// Decodes base64url (RFC 4648 §5, padding allowed, `+` and `/` read as `-` and `_`) from
+  /// `bytes[start..<end]` into the start of `buffer`, as `JWS.payload(of:)` does: four symbols
+  /// to three bytes by `table`, the invalid symbols gathered in one mask. Returns the count;
+  /// `nil` for any other byte.
+  private static func decodeBase64URL(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+    _ table: UnsafeMutablePointer<UInt8>, into buffer: inout [UInt8]
+  ) -> Int? {
+    var end = end
+    while end > start, bytes[end - 1] == UInt8(ascii: "=") { end -= 1 }
+    let symbols = end - start
+    if symbols == 0 { return 0 }
+    guard symbols % 4 != 1, let base = bytes.baseAddress else { return nil }
+    let count = symbols / 4 * 3 + max(symbols % 4 - 1, 0)
+    if buffer.count < count {
+      buffer = [UInt8](repeating: 0, count: max(count, 2 * buffer.count, 4_096))
+    }
+    let valid = buffer.withUnsafeMutableBufferPointer { output -> Bool in
+      guard var out = output.baseAddress else { return false }
+      var input = base + start
+      var invalid: UInt8 = 0
+      for _ in 0..<(symbols / 4) {
+        let a = table[Int(input[0])]
+        let b = table[Int(input[1])]
+        let c = table[Int(input[2])]
+        let d = table[Int(input[3])]
+        invalid |= a | b | c | d
+        let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+        out[0] = UInt8(truncatingIfNeeded: value >> 16)
+        out[1] = UInt8(truncatingIfNeeded: value >> 8)
+        out[2] = UInt8(truncatingIfNeeded: value)
+        input += 4
+        out += 3
+      }
+      // Two or three symbols left: one or two bytes, the bits below them dropped.
+      if symbols % 4 >= 2 {
+        let a = table[Int(input[0])]
+        let b = table[Int(input[1])]
+        let c = symbols % 4 == 3 ? table[Int(input[2])] : 0
+        invalid |= a | b | c
+        let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+        out[0] = UInt8(truncatingIfNeeded: value >> 16)
+        if symbols % 4 == 3 { out[1] = UInt8(truncatingIfNeeded: value >> 8) }
+      }
+      return invalid & 0x80 == 0
+    }
+    return valid ? count : nil
   }
 
   /// The fields of a decoded transaction or renewal info payload (JWSTransactionDecodedPayload,
@@ -547,8 +1035,8 @@ struct FastDocumentReader {
   {
     switch key {
     case .transactionId: fields.transaction = try identifier()
-    case .originalTransactionId: fields.original = try string()
-    case .productId: fields.product = try string()
+    case .originalTransactionId: fields.original = try memoString(subscription: true)
+    case .productId: fields.product = try memoString(subscription: false)
     case .webOrderLineItemId: fields.orderLine = try identifier()
     case .quantity: fields.quantity = try integer()
     case .purchaseDate: fields.purchase = try millisecondsNumber()
@@ -560,9 +1048,9 @@ struct FastDocumentReader {
     case .offerIdentifier: fields.offerIdentifier = try string()
     case .offerDiscountType: fields.offerDiscountType = try string()
     case .isUpgraded: fields.upgraded = try flag()
-    case .inAppOwnershipType: fields.ownership = try string()
-    case .type: fields.type = try string()
-    case .autoRenewProductId: fields.autoRenewProduct = try string()
+    case .inAppOwnershipType: fields.ownership = try ownershipType()
+    case .type: fields.type = try productType()
+    case .autoRenewProductId: fields.autoRenewProduct = try memoString(subscription: false)
     case .autoRenewStatus: fields.autoRenew = try flag()
     case .expirationIntent: fields.intent = try integer()
     case .isInBillingRetryPeriod: fields.retry = try flag()
@@ -971,6 +1459,33 @@ struct FastDocumentReader {
     }
   }
 
+  /// Whether the `count` bytes of `bytes` at `a` and at `b` are equal, 32 at a time (a JWS
+  /// header against the one before).
+  private static func equal32(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, _ count: Int
+  ) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let raw = UnsafeRawPointer(base)
+    func word(_ offset: Int) -> UInt64 {
+      raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+    var position = 0
+    while position + 32 <= count {
+      let difference =
+        (word(a + position) ^ word(b + position))
+        | (word(a + position + 8) ^ word(b + position + 8))
+        | (word(a + position + 16) ^ word(b + position + 16))
+        | (word(a + position + 24) ^ word(b + position + 24))
+      guard difference == 0 else { return false }
+      position += 32
+    }
+    while position < count {
+      guard bytes[a + position] == bytes[b + position] else { return false }
+      position += 1
+    }
+    return true
+  }
+
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
   private static func equal(
     _ a: UnsafeRawBufferPointer, _ aStart: Int, _ b: UnsafeRawBufferPointer, _ bStart: Int,
@@ -1017,6 +1532,46 @@ struct FastDocumentReader {
     shared[first + place] = (start, end - start, value)
     (sharedLast[id.rawValue], sharedNext[id.rawValue]) = (place, (place + 1) % Self.sharedPerKind)
     return value
+  }
+
+  /// A product id (`subscription` false) or an original transaction id of a decoded payload:
+  /// the `String` of ``memo`` with the same bytes, else the string read, remembered first.
+  private mutating func memoString(subscription: Bool) throws(GiveUp) -> String {
+    let (start, end) = try rawString(allowSlashEscape: true)
+    let first = subscription ? 2 : 0
+    for place in first..<first + 2 where Self.spells(memo.strings[place], bytes, start, end) {
+      let value = memo.strings[place]
+      if place != first { memo.strings.swapAt(first, place) }
+      return value
+    }
+    index = start - 1
+    let value = try string()
+    memo.strings[first + 1] = memo.strings[first]
+    memo.strings[first] = value
+    return value
+  }
+
+  /// Whether `bytes[start..<end]` are the UTF-8 of `value`.
+  private static func spells(
+    _ value: String, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+  ) -> Bool {
+    guard value.utf8.count == end - start, let base = bytes.baseAddress else { return false }
+    return value.utf8.withContiguousStorageIfAvailable { utf8 in
+      equal(
+        UnsafeRawBufferPointer(utf8), 0, UnsafeRawBufferPointer(start: base, count: end), start,
+        end - start)
+    } ?? false
+  }
+
+  /// `type` of a decoded transaction: Apple's four spellings matched on bytes (no `String`
+  /// made for them), any other as a decoded string.
+  private mutating func productType() throws(GiveUp) -> String {
+    skipWhitespace()
+    if literal("\"Auto-Renewable Subscription\"") { return "Auto-Renewable Subscription" }
+    if literal("\"Non-Consumable\"") { return "Non-Consumable" }
+    if literal("\"Consumable\"") { return "Consumable" }
+    if literal("\"Non-Renewing Subscription\"") { return "Non-Renewing Subscription" }
+    return try string()
   }
 
   /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
@@ -1096,12 +1651,15 @@ struct FastDocumentReader {
     return Int(value)
   }
 
-  /// A JSON number of 1 to 18 digits, no sign, fraction or exponent: milliseconds as the
-  /// App Store Server API writes dates.
+  /// A JSON number of 1 to 18 digits, negative before 1970, with no fraction or exponent:
+  /// milliseconds as the App Store Server API writes dates.
   private mutating func millisecondsNumber() throws(GiveUp) -> Int64 {
     skipWhitespace()
     guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
-    return Int64(try integer())
+    guard bytes[index] == UInt8(ascii: "-") else { return Int64(try integer()) }
+    index += 1
+    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
+    return -Int64(try integer())
   }
 
   /// A string, or an integer number kept as its digits (`revocationReason` is a number).

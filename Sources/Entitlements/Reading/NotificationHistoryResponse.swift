@@ -78,4 +78,15 @@ public struct NotificationHistoryResponse: PurchaseDocument, Hashable {
     }
     self.diagnostics = diagnostics + fields.diagnostics
   }
+
+  /// A page from its read fields (the byte-level reader's way in).
+  init(
+    notificationPayloads: [ServerNotification], hasMore: Bool?, paginationToken: String?,
+    diagnostics: [Diagnostic]
+  ) {
+    self.notificationPayloads = notificationPayloads
+    self.hasMore = hasMore
+    self.paginationToken = paginationToken
+    self.diagnostics = diagnostics
+  }
 }

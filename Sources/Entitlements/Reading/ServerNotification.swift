@@ -147,6 +147,14 @@ public struct ServerNotification: PurchaseDocument, Hashable {
             "\(rawNotificationType) is a notification type this version does not know: read as "
             + "carrying no evidence"))
     }
+    if let rawSubtype, NotificationEvidence.Subtype(rawValue: rawSubtype) == nil {
+      self.diagnostics.append(
+        Diagnostic(
+          .unreadableField, field: "subtype",
+          message:
+            "\(rawSubtype) is a subtype this version does not know: the notification is read by "
+            + "its type alone"))
+    }
     if rawNotificationType == "DID_RENEW", rawSubtype == "BILLING_RECOVERY",
       let entry = entries.first, let renewedAt = entry.purchaseDate
     {

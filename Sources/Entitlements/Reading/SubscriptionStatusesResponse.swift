@@ -125,4 +125,15 @@ public struct SubscriptionStatusesResponse: PurchaseDocument, Hashable {
     }
     self.diagnostics = diagnostics + fields.diagnostics
   }
+
+  /// A response from its read fields (the byte-level reader's way in).
+  init(
+    lastTransactions: [LastTransaction], environment: StoreEnvironment?, bundleID: String?,
+    diagnostics: [Diagnostic]
+  ) {
+    self.lastTransactions = lastTransactions
+    self.environment = environment
+    self.bundleID = bundleID
+    self.diagnostics = diagnostics
+  }
 }

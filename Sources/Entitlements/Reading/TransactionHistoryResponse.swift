@@ -52,6 +52,19 @@ public struct TransactionHistoryResponse: PurchaseDocument, Hashable {
     }
     self.diagnostics = diagnostics + fields.diagnostics
   }
+
+  /// A page from its read fields (the byte-level reader's way in).
+  init(
+    transactions: [AppStoreTransaction], hasMore: Bool?, revision: String?,
+    environment: StoreEnvironment?, bundleID: String?, diagnostics: [Diagnostic]
+  ) {
+    self.transactions = transactions
+    self.hasMore = hasMore
+    self.revision = revision
+    self.environment = environment
+    self.bundleID = bundleID
+    self.diagnostics = diagnostics
+  }
 }
 
 extension AppStoreTransaction {
