@@ -5,6 +5,12 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "Entitlements",
+  // Apple's platforms of the 26 releases: the byte-level reader keeps small fixed tables in
+  // the standard library's InlineArray (Swift 6.2), which their runtimes added. Linux has no
+  // such floor.
+  platforms: [
+    .macOS("26.0"), .iOS("26.0"), .tvOS("26.0"), .watchOS("26.0"), .visionOS("26.0"),
+  ],
   products: [
     .library(name: "Entitlements", targets: ["Entitlements"]),
     .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
