@@ -561,6 +561,38 @@ struct FastDocumentReaderTests {
     #expect(Self.shareStorage(entries[0].originalTransactionID, entries[2].originalTransactionID))
   }
 
+  /// A value nested to the general reader's depth limit (256), wherever a reader skips it: the
+  /// byte-level reader refuses exactly what the general reader refuses, at every place an
+  /// unknown value can stand (at the top, in an entry of each list, in renewal info, in the
+  /// pages' items).
+  @Test(arguments: 248...256)
+  func nestingAtTheDepthLimitIsCountedAlike(depth: Int) {
+    let deep = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+    let entry = #"{"product_id": "p", "transaction_id": "1", "x": \#(deep)}"#
+    let info = #"{"original_transaction_id": "1", "x": \#(deep)}"#
+    let documents = [
+      #"{"status": 0, "x": \#(deep)}"#,
+      #"{"status": 0, "latest_receipt_info": [\#(entry)]}"#,
+      #"{"status": 0, "receipt": {"in_app": [\#(entry)]}}"#,
+      #"{"status": 0, "receipt": {"x": \#(deep)}}"#,
+      #"{"status": 0, "pending_renewal_info": [\#(info)]}"#,
+      #"{"status": 0, "receipt": {"pending_renewal_info": [\#(info)]}}"#,
+      #"{"notification_type": "RENEWAL", "unified_receipt": {"latest_receipt_info": [\#(entry)]}}"#,
+      #"{"notificationType": "TEST", "data": {"x": \#(deep)}}"#,
+      #"{"signedTransactions": [], "x": \#(deep)}"#,
+      #"{"notificationHistory": [{"signedPayload": "\#(Self.jws(#"{"notificationType": "TEST"}"#))", "x": \#(deep)}]}"#,
+      #"{"data": [{"lastTransactions": [], "x": \#(deep)}]}"#,
+      #"{"data": [{"lastTransactions": [{"status": 1, "x": \#(deep)}]}]}"#,
+    ]
+    for json in documents {
+      let bytes = Array(json.utf8)
+      let result = Self.agree(bytes)
+      #expect(result.agree, "depth \(depth): \(json.prefix(60))")
+      let general = (try? DocumentReader.readGeneral(bytes)) != nil
+      #expect(result.fast == general, "depth \(depth): \(json.prefix(60))")
+    }
+  }
+
   /// The robustness corpus: every seed document (verifyReceipt, v1, decoded transaction, v2
   /// notification) mutated.
   @Test(arguments: 0..<4 as Range<UInt64>)

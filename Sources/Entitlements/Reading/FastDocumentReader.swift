@@ -436,7 +436,7 @@ struct FastDocumentReader {
       case .environment: environment = try reader.string()
       case .latest_receipt: latestReceipt = try reader.string()
       case .receipt: receipt = try reader.receiptObject()
-      case .latest_receipt_info: latestReceiptInfo = try reader.entries()
+      case .latest_receipt_info: latestReceiptInfo = try reader.entries(depth: 3)
       case .latest_expired_receipt_info: throw GiveUp()
       case .signedPayload:
         guard context == .document else { throw GiveUp() }
@@ -456,7 +456,7 @@ struct FastDocumentReader {
         default: paginationToken = reader.index
         }
         try reader.skipValue(depth: 1)
-      case .pending_renewal_info: pending = try reader.renewalInfos()
+      case .pending_renewal_info: pending = try reader.renewalInfos(depth: 3)
       case .unified_receipt: unified = try reader.receiptObject()
       case .notification_type, .notificationType: notificationType = try reader.string()
       case .subtype: subtype = try reader.string()
@@ -616,9 +616,9 @@ struct FastDocumentReader {
         result.isIOS6 = true
         try reader.skipValue(depth: 2)
       case .environment: result.environment = try reader.string()
-      case .in_app: result.inApp = try reader.entries()
-      case .latest_receipt_info: result.latestReceiptInfo = try reader.entries()
-      case .pending_renewal_info: result.pending = try reader.renewalInfos()
+      case .in_app: result.inApp = try reader.entries(depth: 4)
+      case .latest_receipt_info: result.latestReceiptInfo = try reader.entries(depth: 4)
+      case .pending_renewal_info: result.pending = try reader.renewalInfos(depth: 4)
       case .receipt_type: result.receiptType = try reader.string()
       case .receipt_creation_date_ms: result.created.milliseconds = try reader.millisecondsString()
       case .receipt_creation_date:
@@ -1062,15 +1062,18 @@ struct FastDocumentReader {
     return true
   }
 
-  private mutating func entries() throws(GiveUp) -> [ReceiptEntry] {
+  /// The entries of a list, whose members are at `depth` in the document (for the nesting
+  /// limit of the values skipped in them: the general reader's count).
+  private mutating func entries(depth: Int) throws(GiveUp) -> [ReceiptEntry] {
     var entries: [ReceiptEntry] = []
-    try array { reader throws(GiveUp) in entries.append(try reader.entry()) }
+    try array { reader throws(GiveUp) in entries.append(try reader.entry(depth: depth)) }
     return entries
   }
 
-  private mutating func renewalInfos() throws(GiveUp) -> [RenewalInfo] {
+  /// The renewal infos of a list, whose members are at `depth` in the document.
+  private mutating func renewalInfos(depth: Int) throws(GiveUp) -> [RenewalInfo] {
     var infos: [RenewalInfo] = []
-    try array { reader throws(GiveUp) in infos.append(try reader.renewalInfo()) }
+    try array { reader throws(GiveUp) in infos.append(try reader.renewalInfo(depth: depth)) }
     return infos
   }
 
@@ -1088,7 +1091,7 @@ struct FastDocumentReader {
     return instant
   }
 
-  private mutating func entry() throws(GiveUp) -> ReceiptEntry {
+  private mutating func entry(depth: Int) throws(GiveUp) -> ReceiptEntry {
     var product: String?
     var transaction: CompactIdentifier?
     var original: String?
@@ -1153,7 +1156,7 @@ struct FastDocumentReader {
       case .promotional_offer_id:
         promotional = try reader.string()
       default:
-        try reader.skipValue(depth: 3)
+        try reader.skipValue(depth: depth)
         return
       }
       try seen.insert(key)
@@ -1175,7 +1178,7 @@ struct FastDocumentReader {
       offerCodeRefName: offerCode, promotionalOfferID: promotional)
   }
 
-  private mutating func renewalInfo() throws(GiveUp) -> RenewalInfo {
+  private mutating func renewalInfo(depth: Int) throws(GiveUp) -> RenewalInfo {
     var subscription: String?
     var product: String?
     var autoRenewProduct: String?
@@ -1199,7 +1202,7 @@ struct FastDocumentReader {
       case .grace_period_expires_date_ms: grace.milliseconds = try reader.millisecondsString()
       case .grace_period_expires_date: grace.text = try reader.rawString(allowSlashEscape: false)
       case .price_consent_status: consent = try reader.flag()
-      default: try reader.skipValue(depth: 3)
+      default: try reader.skipValue(depth: depth)
       }
     }
     guard let subscription else { throw GiveUp() }

@@ -38,7 +38,7 @@ public struct Lapse: Hashable, Sendable {
 /// |---|---|
 /// | a refunded entry would have covered part of the gap | ``refund`` |
 /// | a ``BillingRecovery`` ending the gap, or renewal info in billing retry / intent 2 | ``billingError`` |
-/// | renewal info with intent 3, or price consent withheld | ``priceIncrease`` |
+/// | renewal info with intent 3, price consent withheld, or `PRICE_INCREASE` / `PENDING` | ``priceIncrease`` |
 /// | renewal info with auto-renew off or intent 1 | ``voluntary`` |
 /// | renewal info with intent 4, or `EXPIRED` / `PRODUCT_NOT_FOR_SALE` | ``productUnavailable`` |
 /// | none | ``unknown`` |

@@ -11,7 +11,8 @@
 /// newest `EXPIRED` subtype, the newest word on auto-renew (renewal info's `auto_renew_status`
 /// or a `DID_CHANGE_RENEWAL_STATUS` notification), the newest word on billing retry (renewal
 /// info's `is_in_billing_retry_period`, or `DID_FAIL_TO_RENEW`, `GRACE_PERIOD_EXPIRED`,
-/// `EXPIRED`, `DID_RENEW`).
+/// `EXPIRED`, `DID_RENEW`), the newest word on a price increase (renewal info's
+/// `price_consent_status`, or `PRICE_INCREASE` with `PENDING` or `ACCEPTED`).
 ///
 /// ```swift
 /// var diagnostics: [Diagnostic] = []
@@ -156,7 +157,8 @@ struct Statement: Hashable, Sendable {
   private(set) var inBillingRetry: Bool?
   /// Whether billing retry ended without a renewal (`EXPIRED` / `BILLING_RETRY`).
   private(set) var retryExhausted = false
-  /// The newest `price_consent_status`.
+  /// The newest word on a price increase: `price_consent_status`, or a `PRICE_INCREASE`
+  /// notification (`PENDING`: not consented yet; `ACCEPTED`).
   private(set) var priceConsent: Bool?
   /// When the newest run of "auto-renew off" began: the first statement of it.
   private(set) var unsubscribeDetectedAt: Instant?
@@ -181,6 +183,8 @@ struct Statement: Hashable, Sendable {
         case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
         case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)
         case (.didRenew?, _), (.subscribed?, _): noteBillingRetry(false, at: date)
+        case (.priceIncrease?, .pending?): priceConsent = false
+        case (.priceIncrease?, .accepted?): priceConsent = true
         case (.expired?, let subtype):
           expiredSubtype = subtype
           noteBillingRetry(false, at: date)
