@@ -25,8 +25,8 @@ import EntitlementsScenarios
 /// each entitlement the members of `explain --json`'s `status` object with `entitlement`,
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
-/// and the stream goes on. Memory holds one batch of lines at a time, whatever the input's
-/// length.
+/// and the stream goes on. Memory holds two batches of lines at a time (one evaluated, one
+/// read), whatever the input's length.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -130,6 +130,20 @@ struct BatchEvaluation: Sendable {
         }
       }
       if finished, pending.isEmpty { return nil }
+      return cut(includingUnfinished: finished)
+    }
+
+    /// The whole lines read so far, once reading failed: they are evaluated and written
+    /// before the error is reported (the unfinished last line is not a line); `nil` when
+    /// there are none.
+    mutating func completeLines() -> Batch? {
+      let batch = cut(includingUnfinished: false)
+      return batch.lines.isEmpty ? nil : batch
+    }
+
+    /// The lines of ``pending`` as a batch, the unfinished last one too when asked; what is
+    /// left waits for the next batch.
+    private mutating func cut(includingUnfinished: Bool) -> Batch {
       let bytes = pending
       var batch = Batch(lines: [], numbers: [])
       var start = 0
@@ -138,12 +152,12 @@ struct BatchEvaluation: Sendable {
         batch.append(bytes[start..<newline], number: lineNumber)
         start = newline + 1
       }
-      if finished, start < bytes.count {
+      if includingUnfinished, start < bytes.count {
         lineNumber += 1
         batch.append(bytes[start...], number: lineNumber)
         start = bytes.count
       }
-      // The unfinished last line waits for the next batch; the batch keeps its own bytes.
+      // The batch keeps its own bytes.
       pending = Array(bytes[start...])
       return batch
     }
@@ -163,9 +177,9 @@ struct BatchEvaluation: Sendable {
   /// threads a batch at a time, and writes the output lines in input order with `write`.
   /// `progress` is told how many subscribers are done after each batch.
   ///
-  /// A pipeline of three stages: while the threads evaluate one batch, this thread writes the
-  /// output of the batch before it and reads the batch after it, so that reading and writing
-  /// cost no core its evaluation time.
+  /// A pipeline of three stages: while `jobs` threads evaluate one batch, this thread writes
+  /// the output of the batch before it and reads the batch after it, so that reading and
+  /// writing overlap the evaluation (memory: two batches and the lines being read).
   ///
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
@@ -176,8 +190,8 @@ struct BatchEvaluation: Sendable {
     var batcher = Batcher(batchBytes: batchBytes)
     var failed = 0
     var done = 0
-    func finish(_ running: Running) {
-      let outputs = running.wait()
+    /// Writes the outputs of a batch whose evaluation has finished.
+    func emit(_ outputs: [(bytes: [UInt8], failed: Bool)]) {
       var bytes: [UInt8] = []
       bytes.reserveCapacity(outputs.reduce(0) { $0 + $1.bytes.count + 1 })
       for output in outputs {
@@ -189,20 +203,30 @@ struct BatchEvaluation: Sendable {
       done += outputs.count
       progress(done)
     }
-    var next = try batcher.next(read)
-    var running: Running?
+    var next: Batch?
+    do {
+      next = try batcher.next(read)
+    } catch {
+      // The whole lines read before the failure are answered, then it is reported.
+      if let lines = batcher.completeLines() { emit(start(lines, jobs: jobs).wait()) }
+      throw error
+    }
+    // One batch is evaluated at a time, by `jobs` threads; meanwhile this thread writes the
+    // batch before it and reads the batch after it.
+    var finished: [(bytes: [UInt8], failed: Bool)]?
     while let batch = next {
-      let started = start(batch, jobs: jobs)
-      if let running { finish(running) }
-      running = started
+      let running = start(batch, jobs: jobs)
+      if let finished { emit(finished) }
       do {
         next = try batcher.next(read)
       } catch {
-        finish(started)
+        emit(running.wait())
+        if let lines = batcher.completeLines() { emit(start(lines, jobs: jobs).wait()) }
         throw error
       }
+      finished = running.wait()
     }
-    if let running { finish(running) }
+    if let finished { emit(finished) }
     return failed
   }
 
@@ -238,7 +262,7 @@ struct BatchEvaluation: Sendable {
   /// owner (a Swift array written from several threads would be an exclusivity violation).
   private final class Results: @unchecked Sendable {
     // Each index is written by exactly one thread, and read after all have finished
-    // (concurrentPerform returns when every iteration has).
+    // (``Running/wait()`` returns when every worker has).
     private let storage: UnsafeMutableBufferPointer<(bytes: [UInt8], failed: Bool)>
 
     init(count: Int) {

@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let run = EntitlementsTool.run(["check", "Scenarios"])
 /// run.status  // 0
-/// run.output.split(separator: "\n").last  // "20 passed, 0 failed"
+/// run.output.split(separator: "\n").last  // "21 passed, 0 failed"
 /// ```
 public enum EntitlementsTool {
   /// The version `entitlements --version` prints; CHANGELOG.md lists what each one changed.

@@ -225,6 +225,37 @@ struct EvaluateCommandTests {
     }
   }
 
+  /// Reading fails part-way: every whole line read before the failure is answered, in order,
+  /// and the failure is reported; the unfinished line after them is not a line.
+  @Test(arguments: [(1 << 30, 1), (64, 3)])
+  func linesReadBeforeAFailureAreAnswered(batch: Int, jobs: Int) throws {
+    struct Broken: Error {}
+    let input = Array(((0..<10).map(Self.line).joined(separator: "\n") + "\n").utf8)
+    let failAt = input.count - 30  // inside the last line
+    var evaluation = BatchEvaluation(
+      evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
+    evaluation.batchBytes = batch
+    var offset = 0
+    var written: [UInt8] = []
+    #expect(throws: Broken.self) {
+      _ = try evaluation.run(
+        jobs: jobs,
+        read: {
+          guard offset < failAt else { throw Broken() }
+          defer { offset += 40 }
+          return Array(input[offset..<min(offset + 40, failAt)])
+        },
+        write: { written += $0 })
+    }
+    let lines = written.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    #expect(lines.count == 9)
+    #expect(lines.allSatisfy { $0.contains(#""entitlements""#) })
+    #expect(lines.map { $0.contains(#""subscriber":"s"#) } == Array(repeating: true, count: 9))
+    #expect(
+      lines.enumerated().allSatisfy { index, line in line.hasSuffix(#""subscriber":"s\#(index)"}"#) },
+      "\(lines)")
+  }
+
   /// Lines cut across reads of any size, and batches of any size, give the same output.
   @Test(arguments: [(1, 1), (7, 64), (4096, 1 << 20)])
   func chunksAndBatchesDoNotChangeTheOutput(chunk: Int, batch: Int) throws {

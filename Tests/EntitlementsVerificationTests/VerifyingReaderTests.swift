@@ -121,6 +121,22 @@ struct VerifyingReaderTests {
     #expect(read.entries.map(\.transactionID) == ["5"])
   }
 
+  /// A page's own `environment` is not signed: read with a verifier, the environment is the
+  /// signed transactions'; without one, the page's word is taken as it is.
+  @Test func anUnsignedEnvironmentBesideSignedTransactionsIsNotTrusted() throws {
+    let signed = try Self.named("a transaction under the Apple-shaped chain").jws
+    let page = Self.bytes(
+      #"{"signedTransactions": ["\#(signed)"], "hasMore": false, "environment": "Production"}"#)
+    let statuses = Self.bytes(
+      #"{"environment": "Production", "data": [{"subscriptionGroupIdentifier": "1", "lastTransactions": [{"status": 1, "originalTransactionId": "1", "signedTransactionInfo": "\#(signed)"}]}]}"#
+    )
+    let verifier = try Self.verifier(.sandbox)
+    for bytes in [page, statuses] {
+      #expect(try DocumentReader.read(bytes, verifier: verifier).environment == .sandbox)
+      #expect(try DocumentReader.read(bytes).environment == .production)
+    }
+  }
+
   /// A verifying reader reads only signed documents: a plain JSON transaction, which anyone
   /// can write, is refused.
   @Test func anUnsignedDocumentIsRefused() throws {

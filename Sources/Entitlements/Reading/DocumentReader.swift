@@ -42,18 +42,24 @@ public enum DocumentReader {
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> AppStoreDocument {
     let payloads = SignedPayloads(verifier: verifier)
-    // A regular JSON document is read where it lies, with no copy.
+    // A JSON object is read where it lies, with no copy, by the byte-level reader; what it
+    // gives up on goes to the general reader, not to it again.
+    var triedInPlace = false
     if !payloads.verifies,
       let document = bytes.withContiguousStorageIfAvailable({ buffer in
-        buffer.first { !isWhitespace($0) } == UInt8(ascii: "{")
-          ? FastDocumentReader.read(buffer) : nil
+        guard buffer.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{") else {
+          return AppStoreDocument?.none
+        }
+        triedInPlace = true
+        return FastDocumentReader.read(buffer)
       }) ?? nil
     {
       return try checked(document)
     }
     // An array is shared, not copied.
     let array = bytes as? [UInt8] ?? Array(bytes)
-    return try checked(read(array, depth: 0, fast: !payloads.verifies, payloads: payloads))
+    return try checked(
+      read(array, depth: 0, fast: !payloads.verifies && !triedInPlace, payloads: payloads))
   }
 
   /// Reads every document a file holds: one document, a JSON array of documents (each a JSON

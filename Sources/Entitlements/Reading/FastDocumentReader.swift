@@ -4,7 +4,7 @@
 /// Get Transaction History, Get All Subscription Statuses, Get Notification History. Every JWS
 /// inside is decoded (base64url, into one reused buffer: nothing is verified, as the reader is
 /// used only without a verifier) and read by this reader, nested. No `JSONValue` tree, no
-/// dictionaries, numbers parsed straight from the bytes (issue: performance).
+/// dictionaries, numbers parsed straight from the bytes.
 ///
 /// It reads only what it can read exactly as the general readers (``DocumentReader``,
 /// ``VerifyReceiptResponse/init(value:path:)``, ``StatusUpdateNotification/init(value:)``,
@@ -1512,8 +1512,7 @@ struct FastDocumentReader {
   /// A product id or an original transaction id: the `String` of one read before with the
   /// same bytes, among the last ``sharedPerKind`` distinct ones of its kind, so that the
   /// entries of a document share one storage per product and per subscription (no allocation
-  /// per entry for an id of more than 15 bytes, as Apple's are, and equal ids are recognised
-  /// by their storage in the evaluator, even after the entries are shuffled).
+  /// per entry for an id of more than 15 bytes, as Apple's are).
   private mutating func sharedString(_ id: SharedID) throws(GiveUp) -> String {
     let (start, end) = try rawString(allowSlashEscape: true)
     let raw = UnsafeRawBufferPointer(bytes)

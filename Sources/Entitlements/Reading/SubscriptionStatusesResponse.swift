@@ -123,6 +123,13 @@ public struct SubscriptionStatusesResponse: PurchaseDocument, Hashable {
           .unreadableField, field: "data",
           message: "expected an array of subscription groups, found \(data.kindDescription)"))
     }
+    // Read with a verifier, only signed data speaks: the response's own `environment` is not
+    // signed, and would set the durations every verified transaction is evaluated with.
+    if payloads.verifies {
+      environment = lastTransactions.lazy.compactMap {
+        $0.transaction?.environment ?? $0.renewal?.environment
+      }.first
+    }
     self.diagnostics = diagnostics + fields.diagnostics
   }
 

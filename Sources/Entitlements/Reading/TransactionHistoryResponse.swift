@@ -50,6 +50,9 @@ public struct TransactionHistoryResponse: PurchaseDocument, Hashable {
         transactions.append(transaction)
       }
     }
+    // Read with a verifier, only signed data speaks: the page's own `environment` is not
+    // signed, and would set the durations every verified transaction is evaluated with.
+    if payloads.verifies { environment = transactions.lazy.compactMap(\.environment).first }
     self.diagnostics = diagnostics + fields.diagnostics
   }
 
