@@ -252,7 +252,8 @@ struct EvaluateCommandTests {
     #expect(lines.allSatisfy { $0.contains(#""entitlements""#) })
     #expect(lines.map { $0.contains(#""subscriber":"s"#) } == Array(repeating: true, count: 9))
     #expect(
-      lines.enumerated().allSatisfy { index, line in line.hasSuffix(#""subscriber":"s\#(index)"}"#) },
+      lines.enumerated().allSatisfy { index, line in line.hasSuffix(#""subscriber":"s\#(index)"}"#)
+      },
       "\(lines)")
   }
 

@@ -126,9 +126,10 @@ public struct SubscriptionStatusesResponse: PurchaseDocument, Hashable {
     // Read with a verifier, only signed data speaks: the response's own `environment` is not
     // signed, and would set the durations every verified transaction is evaluated with.
     if payloads.verifies {
-      environment = lastTransactions.lazy.compactMap {
-        $0.transaction?.environment ?? $0.renewal?.environment
-      }.first
+      environment =
+        lastTransactions.lazy.compactMap {
+          $0.transaction?.environment ?? $0.renewal?.environment
+        }.first
     }
     self.diagnostics = diagnostics + fields.diagnostics
   }
