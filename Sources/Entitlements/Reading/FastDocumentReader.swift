@@ -134,17 +134,7 @@ struct FastDocumentReader {
 
     private init() {
       base64URL = .allocate(capacity: 256)
-      for byte in 0..<256 {
-        base64URL[byte] =
-          switch byte {
-          case 65...90: UInt8(byte - 65)
-          case 97...122: UInt8(byte - 97 + 26)
-          case 48...57: UInt8(byte - 48 + 52)
-          case 45, 43: 62  // "-" and "+"
-          case 95, 47: 63  // "_" and "/"
-          default: 255
-          }
-      }
+      base64URL.initialize(from: JWS.symbolValues, count: 256)
       slots = .allocate(capacity: Self.slotCount)
       slots.initialize(repeating: 0, count: Self.slotCount)
       names = .allocate(capacity: Key.allCases.count * 6)

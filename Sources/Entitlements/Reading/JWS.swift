@@ -40,8 +40,9 @@ public enum JWS {
     return try result.get()
   }
 
-  /// The value of each base64url (and base64) symbol; 255 for any other byte.
-  private static let symbolValues: [UInt8] = (0...255).map { byte in
+  /// The value of each base64url (and base64) symbol; 255 for any other byte. The byte-level
+  /// reader copies it into its own table.
+  static let symbolValues: [UInt8] = (0...255).map { byte in
     switch byte {
     case 65...90: UInt8(byte - 65)
     case 97...122: UInt8(byte - 97 + 26)
