@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 scratch=.build-fuzz
 swift build -c release --scratch-path "$scratch" --target Entitlements \
   -Xswiftc -sanitize=fuzzer,address
-swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING \
+# The target reads the library's package-level checks: compile it in the same package.
+package=$(grep -o -- '-package-name","[^"]*' "$scratch/release.yaml" | head -n 1 | cut -d'"' -f3)
+swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING -package-name "$package" \
   -I "$scratch/release/Modules" \
   Sources/entitlements-fuzz/*.swift "$scratch"/release/Entitlements.build/*.o \
   -o "$scratch/entitlements-fuzz"
