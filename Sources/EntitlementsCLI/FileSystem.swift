@@ -34,21 +34,30 @@ enum FileSystem {
       let before = bytes.count
       let chunk = try [UInt8](unsafeUninitializedCapacity: capacity - before) { buffer, count in
         count = 0
-        guard let base = buffer.baseAddress else { return }
         while count < buffer.count {
-          let read = systemRead(descriptor, base + count, buffer.count - count)
-          if read > 0 {
-            count += read
-          } else if read == 0 {
-            return
-          } else if errno != EINTR {
-            throw Failure(code: errno)
-          }
+          let read = try readOnce(
+            descriptor, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+          guard read > 0 else { return }
+          count += read
         }
       }
       if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
       if bytes.count < capacity { return bytes }
       capacity *= 2
+    }
+  }
+
+  /// One read of up to `buffer.count` bytes from `descriptor` into `buffer`, retried when
+  /// interrupted: how many bytes came, 0 at the end.
+  ///
+  /// - Throws: ``Failure``, with the system's words.
+  static func readOnce(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) throws
+    -> Int
+  {
+    while true {
+      let read = systemRead(descriptor, buffer.baseAddress, buffer.count)
+      if read >= 0 { return read }
+      guard errno == EINTR else { throw Failure(code: errno) }
     }
   }
 

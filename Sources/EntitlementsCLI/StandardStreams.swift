@@ -9,10 +9,8 @@ import Foundation
 
 #if canImport(Glibc)
   private let systemWrite = Glibc.write
-  private let systemRead = Glibc.read
 #elseif canImport(Darwin)
   private let systemWrite = Darwin.write
-  private let systemRead = Darwin.read
 #endif
 
 /// The process's standard streams, read and written in chunks of bytes.
@@ -30,17 +28,8 @@ enum StandardStreams {
   ///
   /// - Throws: The system's error when the file cannot be read.
   static func chunk(of file: FileHandle) throws -> [UInt8]? {
-    let descriptor = file.fileDescriptor
     let chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, count in
-      count = 0
-      while true {
-        let read = systemRead(descriptor, buffer.baseAddress, chunkSize)
-        if read >= 0 {
-          count = read
-          return
-        }
-        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-      }
+      count = try FileSystem.readOnce(file.fileDescriptor, into: buffer)
     }
     return chunk.isEmpty ? nil : chunk
   }
