@@ -48,19 +48,17 @@ public struct Evaluator: Sendable {
     // SPEC §2: a type and an entitlement for each.
     var classification = ProductClassification.classify(
       purchases.order, of: entries, catalog: catalog)
-    var diagnostics = purchases.diagnostics + classification.diagnostics
+    var diagnostics = purchases.diagnostics
+    if !classification.diagnostics.isEmpty { diagnostics += classification.diagnostics }
     // SPEC §3: one renewal info per subscription, each describing a subscription of the
     // history.
     let evidence = SubscriptionEvidence(
       history.renewalInfo, history.notifications, diagnostics: &diagnostics)
-    diagnostics += Self.unmatched(evidence, in: entries)
-    let recoveries = history.billingRecoveries.sorted {
-      $0.originalTransactionID < $1.originalTransactionID
-    }
+    let unmatched = Self.unmatched(evidence, in: entries)
+    if !unmatched.isEmpty { diagnostics += unmatched }
     // By subscription, so that each entitlement finds its own with a search.
-    let appleStatuses = history.appleStatuses.sorted {
-      $0.originalTransactionID < $1.originalTransactionID
-    }
+    let recoveries = Self.bySubscription(history.billingRecoveries, \.originalTransactionID)
+    let appleStatuses = Self.bySubscription(history.appleStatuses, \.originalTransactionID)
     var entitlements: [EntitlementEvaluation] = []
     entitlements.reserveCapacity(classification.groups.count)
     for position in classification.groups.indices {
@@ -74,6 +72,13 @@ public struct Evaluator: Sendable {
     return Evaluation(
       entitlements: entitlements, purchaseEvents: classification.purchaseEvents,
       diagnostics: Self.sorted(diagnostics))
+  }
+
+  /// `values` by subscription (none or one, the usual case, need no sort).
+  private static func bySubscription<Value>(
+    _ values: [Value], _ subscription: (Value) -> OriginalTransactionID
+  ) -> [Value] {
+    values.count < 2 ? values : values.sorted { subscription($0) < subscription($1) }
   }
 
   /// Diagnostics in their fixed order (none, the usual case, need no sort).
@@ -94,7 +99,8 @@ public struct Evaluator: Sendable {
     swap(&records, &group.records)
     var diagnostics = group.diagnostics
     // SPEC §4: what each entry covers.
-    diagnostics += CoverageRules.cover(&records, in: entries, catalog: catalog, policy: policy)
+    let invalid = CoverageRules.cover(&records, in: entries, catalog: catalog, policy: policy)
+    if !invalid.isEmpty { diagnostics += invalid }
     let coverage = CoverageList(entries: entries, records: records)
     // SPEC §5: periods, and what describes the time after the last one.
     let (periods, layout) = PeriodRules.periods(
@@ -110,7 +116,7 @@ public struct Evaluator: Sendable {
       Set(records.map { entries[$0.entryIndex].originalTransactionID })
     }
     let lapses = LapseRules.lapses(
-      between: periods, coverage: coverage, evidence: evidence,
+      between: periods, layout: layout, coverage: coverage, evidence: evidence,
       recoveries: recoveries.isEmpty ? [] : Self.recoveries(of: subscriptions(), in: recoveries),
       billingRetryAfter: { lengths(after: $0).billingRetry })
     // What Apple stated about the subscription that ended the last period, from the start of

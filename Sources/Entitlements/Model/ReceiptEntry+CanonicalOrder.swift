@@ -91,6 +91,7 @@ extension ReceiptEntry {
 
   /// ``canonicalOrder(of:)-([ReceiptEntry])`` of entries read in place.
   static func canonicalOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int] {
+    if entries.count >= 64, let order = radixOrder(of: entries) { return order }
     var keyed = entries.indices.map { index in
       (purchase: entries[index].purchaseDate?.millisecondsSince1970 ?? .min, index: index)
     }
@@ -100,5 +101,43 @@ extension ReceiptEntry {
         : canonicallyPrecedes(entries[a.index], entries[b.index])
     }
     return keyed.map(\.index)
+  }
+
+  /// ``canonicalOrder(of:)-([ReceiptEntry])`` of a long history, by a radix sort of one key
+  /// per entry: its purchase instant (as an offset from the earliest) above its index. Entries
+  /// that share a purchase instant come out by index, and are then put in canonical order
+  /// among themselves. `nil` when the instants span too much time for the key, which no
+  /// real history does.
+  private static func radixOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
+    // Instants as unsigned numbers in the same order; none first.
+    func purchaseKey(_ entry: ReceiptEntry) -> UInt64 {
+      UInt64(bitPattern: entry.purchaseDate?.millisecondsSince1970 ?? .min) ^ (1 << 63)
+    }
+    var (low, high) = (UInt64.max, UInt64.min)
+    for entry in entries {
+      let key = purchaseKey(entry)
+      (low, high) = (Swift.min(low, key), Swift.max(high, key))
+    }
+    let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
+    guard (high - low) >> (64 - indexBits) == 0 else { return nil }
+    var keys = [UInt64]()
+    keys.reserveCapacity(entries.count)
+    for index in entries.indices {
+      keys.append((purchaseKey(entries[index]) - low) << indexBits | UInt64(index))
+    }
+    keys.radixSort()
+    let indexMask = (UInt64(1) << indexBits) - 1
+    var order = keys.map { Int(truncatingIfNeeded: $0 & indexMask) }
+    // Runs of one purchase instant, in canonical order among themselves.
+    var start = 0
+    while start < keys.count {
+      var end = start + 1
+      while end < keys.count, keys[end] >> indexBits == keys[start] >> indexBits { end += 1 }
+      if end - start > 1 {
+        order[start..<end].sort { canonicallyPrecedes(entries[$0], entries[$1]) }
+      }
+      start = end
+    }
+    return order
   }
 }

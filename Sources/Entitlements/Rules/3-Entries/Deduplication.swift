@@ -110,7 +110,7 @@ enum Deduplication {
         }
       }
       previous = index
-      guard orderLineKey(entries[index]) != nil else { return true }
+      guard orderLineKey(entries, index) != nil else { return true }
       if let line = previousOrderLine,
         !IdentifierNumber.precedes(
           entries[line].orderLineNumber, entries[line].webOrderLineItemID?.rawValue ?? "",
@@ -129,7 +129,7 @@ enum Deduplication {
     var orderLines = Set<CompactIdentifier>()
     for index in entries.indices {
       guard transactions.insert(entries[index].transactionKey).inserted else { return false }
-      if let key = orderLineKey(entries[index]) {
+      if let key = orderLineKey(entries, index) {
         guard orderLines.insert(key).inserted else { return false }
       }
     }
@@ -138,12 +138,18 @@ enum Deduplication {
 
   /// The order line that identifies a subscription entry, when it has a usable one: an entry
   /// with `expires_date` and a `web_order_line_item_id` that is neither empty nor `0`.
+  /// Read in place: a copy of the entry would be 128 bytes and a retain of each string.
   @inline(__always)
-  static func orderLineKey(_ entry: ReceiptEntry) -> CompactIdentifier? {
-    guard entry.expiresDate != nil, entry.orderLineKey.isPresent else { return nil }
-    let number = entry.orderLineNumber
-    if number.isPlain { return number.value == 0 ? nil : entry.orderLineKey }
-    return entry.webOrderLineItemID?.rawValue.isEmpty == false ? entry.orderLineKey : nil
+  static func orderLineKey(_ entries: UnsafeBufferPointer<ReceiptEntry>, _ index: Int)
+    -> CompactIdentifier?
+  {
+    guard entries[index].expiresDate != nil, entries[index].orderLineKey.isPresent else {
+      return nil
+    }
+    let number = entries[index].orderLineNumber
+    if number.isPlain { return number.value == 0 ? nil : entries[index].orderLineKey }
+    return entries[index].webOrderLineItemID?.rawValue.isEmpty == false
+      ? entries[index].orderLineKey : nil
   }
 
   /// One record per purchase of entries whose ids repeat; `order` is their canonical order.
@@ -152,11 +158,11 @@ enum Deduplication {
     _ entries: UnsafeBufferPointer<ReceiptEntry>, _ order: [Int]
   ) -> Purchases {
     var diagnostics: [Diagnostic] = []
-    func merge(_ indices: [Int], by key: (ReceiptEntry) -> CompactIdentifier?) -> [Int] {
+    func merge(_ indices: [Int], by key: (Int) -> CompactIdentifier?) -> [Int] {
       var kept: [Int] = []
       var positions: [CompactIdentifier: Int] = [:]
       for index in indices {
-        guard let key = key(entries[index]) else {
+        guard let key = key(index) else {
           kept.append(index)
           continue
         }
@@ -169,8 +175,8 @@ enum Deduplication {
       }
       return kept
     }
-    var kept = merge(order, by: \.transactionKey)
-    kept = merge(kept, by: orderLineKey)
+    var kept = merge(order) { entries[$0].transactionKey }
+    kept = merge(kept) { orderLineKey(entries, $0) }
     // A record kept in place of an earlier one may come later in canonical order.
     kept.sort { ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1]) }
     return Purchases(order: kept, diagnostics: diagnostics)

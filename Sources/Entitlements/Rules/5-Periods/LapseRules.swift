@@ -14,16 +14,18 @@
 enum LapseRules {
   /// - Parameters:
   ///   - periods: The entitlement's periods, in order.
+  ///   - layout: Where each period's coverage sits (``PeriodRules/Layout``).
   ///   - coverage: The entitlement's coverage.
   ///   - evidence: What Apple stated, by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
   /// - Returns: One lapse per gap between two periods.
-  /// - Complexity: O(p + r log r + c log c) for p periods, r refunds and c coverage, plus
-  ///   the evidence read for each gap.
+  /// - Complexity: O(p + r log r + c) for p periods, r refunds and c coverage (each period's
+  ///   coverage is read once, for the gap after it), plus the evidence read for each gap.
   static func lapses(
-    between periods: [ActivePeriod], coverage: CoverageList, evidence: SubscriptionEvidence,
-    recoveries: [BillingRecovery], billingRetryAfter: (Int) -> FixedDuration
+    between periods: [ActivePeriod], layout: PeriodRules.Layout, coverage: CoverageList,
+    evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
+    billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
     guard periods.count > 1 else { return [] }
     // What refunded entries would have covered, by start; and the latest end of those
@@ -36,13 +38,11 @@ enum LapseRules {
     if zip(refunded, refunded.dropFirst()).contains(where: { $0.start > $1.start }) {
       refunded.sort { $0.start < $1.start }
     }
-    // Without evidence (the usual case) the coverage is not read again.
-    let endings = evidence.isEmpty ? [] : Self.endings(of: coverage)
-    var nextEnding = 0
-    let recoveryInstants = recoveries.map(\.renewedAt).sorted()
-    // Gaps come in order, so the refunds starting before a gap's end, the first recovery
-    // after its start and the coverage ending at it only move forward: cursors instead of a
-    // search per gap.
+    let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
+    // Each subscription's last end, made when a gap first needs evidence.
+    var lastEnds: SubscriptionEnds?
+    // Gaps come in order, so the refunds starting before a gap's end and the first recovery
+    // after its start only move forward: cursors instead of a search per gap.
     var startingBefore = 0
     // The latest end of the refunded spans before `startingBefore`; none yet is the earliest
     // instant, which meets no gap.
@@ -60,118 +60,135 @@ enum LapseRules {
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
-      let firstEnding = nextEnding
-      while nextEnding < endings.count, endings[nextEnding].end <= gap.start { nextEnding += 1 }
-      /// What Apple stated about the subscriptions whose coverage ended at the gap: read only
-      /// when neither a refund nor a recovery explains it.
-      func statements() -> [Statement] {
-        endings[firstEnding..<nextEnding].filter { $0.end == gap.start }.map { ending in
-          evidence.statement(
-            about: coverage.entries[ending.entry].originalTransactionID, from: ending.start,
-            before: gap.end, includingUndated: ending.isFinal)
-        }
-      }
       if furthestEnd > gap.start {
         lapses.append(Lapse(interval: gap, cause: .refund))
       } else if couldBeRecovery, firstRecovery < recoveryInstants.count,
         recoveryInstants[firstRecovery] <= gap.end
       {
         lapses.append(Lapse(interval: gap, cause: .billingError))
+      } else if evidence.isEmpty {
+        lapses.append(Lapse(interval: gap, cause: .unknown))
       } else {
-        lapses.append(cause(of: gap, statements(), couldBeRecovery: couldBeRecovery))
+        if lastEnds == nil { lastEnds = SubscriptionEnds(coverage) }
+        let causes = Causes(
+          gap: gap, endingAt: endings(at: gap.start, of: layout.spans[index], layout, coverage),
+          lastEnds: lastEnds!, coverage: coverage, evidence: evidence,
+          couldBeRecovery: couldBeRecovery)
+        lapses.append(causes.lapse)
       }
     }
     return lapses
   }
 
-  /// A lapse's cause and reason from what Apple stated about the subscriptions that ended
-  /// where it begins.
-  private static func cause(of gap: Interval, _ statements: [Statement], couldBeRecovery: Bool)
-    -> Lapse
-  {
-    let causes = statements.map { $0.cause(couldBeRecovery: couldBeRecovery) }
-    for candidate in [LapseCause.billingError, .priceIncrease, .productUnavailable, .voluntary]
-    where causes.contains(candidate) {
-      let reasons = zip(statements, causes).filter { $0.1 == candidate }.map(\.0.reason)
+  /// The coverage of a period that ends at `end` (the period's end), one per subscription:
+  /// its entry's index and the latest start of that subscription's coverage ending there.
+  /// Only the period's own coverage can end where it ends.
+  private static func endings(
+    at end: Instant, of span: PeriodRules.Layout.Span, _ layout: PeriodRules.Layout,
+    _ coverage: CoverageList
+  ) -> [(entry: Int, start: Instant)] {
+    var endings: [(entry: Int, start: Instant)] = []
+    for position in span.range {
+      let record = coverage.records[layout.coverageIndex(at: position)]
+      guard let interval = record.interval, interval.end == end else { continue }
+      let subscription = coverage.entries[record.entryIndex].originalTransactionID
+      if let known = endings.firstIndex(where: {
+        coverage.entries[$0.entry].originalTransactionID == subscription
+      }) {
+        endings[known].start = max(endings[known].start, interval.start)
+      } else {
+        endings.append((record.entryIndex, interval.start))
+      }
+    }
+    return endings
+  }
+
+  /// The latest end of each subscription's coverage.
+  private struct SubscriptionEnds {
+    /// By subscription: a history has few, so they are compared in a short list, and hashed
+    /// only past eight.
+    private var list: [(subscription: OriginalTransactionID, end: Instant)] = []
+    private var table: [OriginalTransactionID: Instant]?
+
+    init(_ coverage: CoverageList) {
+      // Coverage comes in runs of one subscription, whose entries read from one document
+      // share one string: the previous subscription is tried first, and compared by
+      // identity before text.
+      var previous = -1
+      for record in coverage.records {
+        guard let end = record.interval?.end else { continue }
+        let subscription = coverage.entries[record.entryIndex].originalTransactionID
+        if previous >= 0, list[previous].subscription == subscription {
+          if end > list[previous].end { list[previous].end = end }
+          continue
+        }
+        if table != nil {
+          table![subscription] = max(table![subscription] ?? end, end)
+        } else if let known = list.firstIndex(where: { $0.subscription == subscription }) {
+          list[known].end = max(list[known].end, end)
+          previous = known
+        } else {
+          list.append((subscription, end))
+          previous = list.count - 1
+          if list.count > 8 {
+            table = Dictionary(list.map { ($0.subscription, $0.end) }) { max($0, $1) }
+            previous = -1
+          }
+        }
+      }
+    }
+
+    /// The latest end of `subscription`'s coverage.
+    func lastEnd(of subscription: OriginalTransactionID) -> Instant? {
+      if let table { return table[subscription] }
+      return list.first { $0.subscription == subscription }?.end
+    }
+  }
+
+  /// A lapse's cause and reason from what Apple stated about each subscription whose
+  /// coverage ended where it begins: evidence signed from the start of that coverage to the
+  /// end of the gap, and undated renewal info when the subscription never covers again.
+  private struct Causes {
+    let lapse: Lapse
+
+    init(
+      gap: Interval, endingAt endings: [(entry: Int, start: Instant)],
+      lastEnds: SubscriptionEnds, coverage: CoverageList, evidence: SubscriptionEvidence,
+      couldBeRecovery: Bool
+    ) {
+      // The best cause so far in the order billing error, price increase, product
+      // unavailable, voluntary; and whether a billing failure's retry ran out.
+      var best: LapseCause?
+      var exhausted = false
+      for ending in endings {
+        let subscription = coverage.entries[ending.entry].originalTransactionID
+        let statement = evidence.statement(
+          about: subscription, from: ending.start, before: gap.end,
+          includingUndated: lastEnds.lastEnd(of: subscription) == gap.start)
+        let cause = statement.cause(couldBeRecovery: couldBeRecovery)
+        guard let rank = Self.rank(cause) else { continue }
+        if cause == .billingError, statement.reason == .billingRetryExhausted { exhausted = true }
+        if best.flatMap(Self.rank).map({ rank < $0 }) ?? true { best = cause }
+      }
+      guard let best else {
+        lapse = Lapse(interval: gap, cause: .unknown)
+        return
+      }
       // A billing failure whose retry ran out says so; any other keeps the cause's reason.
       let reason: ExpiryReason =
-        candidate == .billingError && reasons.contains(.billingRetryExhausted)
-        ? .billingRetryExhausted : candidate.reason
-      return Lapse(interval: gap, cause: candidate, reason: reason)
+        best == .billingError && exhausted ? .billingRetryExhausted : best.reason
+      lapse = Lapse(interval: gap, cause: best, reason: reason)
     }
-    return Lapse(interval: gap, cause: .unknown)
-  }
 
-  /// Where each subscription's coverage ends: for each end, the subscription (by the index
-  /// of an entry of it), the latest start of its coverage ending there, and whether it is the
-  /// subscription's last end; by end. Entries are named by index, so that sorting and keeping
-  /// endings copies no string.
-  static func endings(of coverage: CoverageList)
-    -> [(end: Instant, entry: Int, start: Instant, isFinal: Bool)]
-  {
-    let entries = coverage.entries
-    var endings: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] = []
-    endings.reserveCapacity(coverage.records.count)
-    for record in coverage.records {
-      guard let interval = record.interval else { continue }
-      endings.append((interval.end, record.entryIndex, interval.start, false))
-    }
-    // Coverage in canonical order usually ends in order too (renewals follow each other):
-    // then it needs no sort.
-    let inOrder = zip(endings, endings.dropFirst()).allSatisfy { $0.end < $1.end }
-    if !inOrder {
-      sortByEnd(&endings, entries)
-    }
-    return Self.uniqueAndFinal(endings, entries)
-  }
-
-  private static func sortByEnd(
-    _ endings: inout [(end: Instant, entry: Int, start: Instant, isFinal: Bool)],
-    _ entries: [ReceiptEntry]
-  ) {
-    endings.sort {
-      if $0.end != $1.end { return $0.end < $1.end }
-      let (first, second) = (
-        entries[$0.entry].originalTransactionID, entries[$1.entry].originalTransactionID
-      )
-      return first != second ? first < second : $0.start < $1.start
-    }
-  }
-
-  /// One ending per end and subscription, each marked when it is its subscription's last.
-  private static func uniqueAndFinal(
-    _ endings: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)],
-    _ entries: [ReceiptEntry]
-  ) -> [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] {
-    // One per end and subscription (its latest start), the last of each subscription final.
-    var unique: [(end: Instant, entry: Int, start: Instant, isFinal: Bool)] = []
-    unique.reserveCapacity(endings.count)
-    for ending in endings {
-      if let previous = unique.last, previous.end == ending.end,
-        entries[previous.entry].originalTransactionID
-          == entries[ending.entry].originalTransactionID
-      {
-        unique[unique.count - 1].start = max(previous.start, ending.start)
-        continue
+    /// The place of a cause in the order of precedence; `nil` for one that explains nothing.
+    private static func rank(_ cause: LapseCause) -> Int? {
+      switch cause {
+      case .billingError: 0
+      case .priceIncrease: 1
+      case .productUnavailable: 2
+      case .voluntary: 3
+      default: nil
       }
-      unique.append(ending)
     }
-    // The last ending of each subscription, found from the end: a history has few
-    // subscriptions, so they are compared in a short list (a set past eight), never hashed
-    // per ending.
-    var seen: [OriginalTransactionID] = []
-    var seenMany: Set<OriginalTransactionID>?
-    for position in unique.indices.reversed() {
-      let subscription = entries[unique[position].entry].originalTransactionID
-      if seenMany != nil {
-        guard seenMany?.insert(subscription).inserted == true else { continue }
-      } else {
-        guard !seen.contains(subscription) else { continue }
-        seen.append(subscription)
-        if seen.count > 8 { seenMany = Set(seen) }
-      }
-      unique[position].isFinal = true
-    }
-    return unique
   }
 }

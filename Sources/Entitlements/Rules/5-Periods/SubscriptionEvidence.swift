@@ -110,41 +110,41 @@ struct SubscriptionEvidence {
       guard let date else { return includingUndated }
       return date >= start && end.map { date < $0 } ?? true
     }
-    var events: [Statement.Event] = []
-    for info in infos(of: subscription) where inWindow(info.signedDate) {
-      events.append(.info(info))
+    // Both lists are oldest first: merged as they are read, with no list of events made. At
+    // one instant, a notification comes after the renewal info it carries; undated renewal
+    // info last.
+    let infos = infos(of: subscription)
+    let notifications = notifications(of: subscription)
+    var statement = Statement()
+    var (nextInfo, nextNotification) = (infos.startIndex, notifications.startIndex)
+    while true {
+      while nextInfo < infos.endIndex, !inWindow(infos[nextInfo].signedDate) { nextInfo += 1 }
+      while nextNotification < notifications.endIndex,
+        !inWindow(notifications[nextNotification].signedDate)
+      {
+        nextNotification += 1
+      }
+      let hasInfo = nextInfo < infos.endIndex
+      let hasNotification = nextNotification < notifications.endIndex
+      if hasInfo,
+        !hasNotification
+          || (infos[nextInfo].signedDate ?? .distantFuture)
+            <= notifications[nextNotification].signedDate
+      {
+        statement.note(infos[nextInfo])
+        nextInfo += 1
+      } else if hasNotification {
+        statement.note(notifications[nextNotification])
+        nextNotification += 1
+      } else {
+        return statement
+      }
     }
-    for notification in notifications(of: subscription) where inWindow(notification.signedDate) {
-      events.append(.notification(notification))
-    }
-    // Oldest first; at one instant, a notification after the renewal info it carries.
-    events.sort {
-      $0.date < $1.date || ($0.date == $1.date && !$0.isNotification && $1.isNotification)
-    }
-    return Statement(events)
   }
 }
 
 /// What the evidence of one window says about the time after an expiry (SPEC §5).
 struct Statement: Hashable, Sendable {
-  /// One dated piece of evidence.
-  enum Event: Hashable, Sendable {
-    case info(RenewalInfo)
-    case notification(NotificationEvidence)
-
-    var date: Instant {
-      switch self {
-      case .info(let info): info.signedDate ?? .distantFuture
-      case .notification(let notification): notification.signedDate
-      }
-    }
-
-    var isNotification: Bool {
-      if case .notification = self { return true }
-      return false
-    }
-  }
-
   /// The newest `expiration_intent`.
   private(set) var expirationIntent: RenewalInfo.ExpirationIntent?
   /// Whether an intent was given at all (a value this version does not know reads as one).
@@ -165,34 +165,37 @@ struct Statement: Hashable, Sendable {
   /// When the newest run of billing trouble began.
   private(set) var billingIssueDetectedAt: Instant?
 
-  init(_ events: [Event]) {
-    for event in events {
-      let date = event.date.isDistantFuture ? nil : event.date
-      switch event {
-      case .info(let info):
-        if let intent = info.rawExpirationIntent {
-          hasIntent = true
-          expirationIntent = RenewalInfo.ExpirationIntent(rawValue: intent)
-        }
-        if let renews = info.autoRenewStatus { noteAutoRenew(renews, at: date) }
-        if let retry = info.isInBillingRetryPeriod { noteBillingRetry(retry, at: date) }
-        if let consent = info.priceConsentStatus { priceConsent = consent }
-      case .notification(let notification):
-        switch (notification.type, notification.subtype) {
-        case (.didChangeRenewalStatus?, .autoRenewDisabled?): noteAutoRenew(false, at: date)
-        case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
-        case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)
-        case (.didRenew?, _), (.subscribed?, _): noteBillingRetry(false, at: date)
-        case (.priceIncrease?, .pending?): priceConsent = false
-        case (.priceIncrease?, .accepted?): priceConsent = true
-        case (.expired?, let subtype):
-          expiredSubtype = subtype
-          noteBillingRetry(false, at: date)
-          if subtype == .billingRetry { retryExhausted = true }
-          if subtype == .voluntary { noteAutoRenew(false, at: date) }
-        default: break
-        }
-      }
+  /// Nothing stated yet.
+  init() {}
+
+  /// Takes in a renewal info, newer than everything taken in so far.
+  mutating func note(_ info: RenewalInfo) {
+    let date = info.signedDate
+    if let intent = info.rawExpirationIntent {
+      hasIntent = true
+      expirationIntent = RenewalInfo.ExpirationIntent(rawValue: intent)
+    }
+    if let renews = info.autoRenewStatus { noteAutoRenew(renews, at: date) }
+    if let retry = info.isInBillingRetryPeriod { noteBillingRetry(retry, at: date) }
+    if let consent = info.priceConsentStatus { priceConsent = consent }
+  }
+
+  /// Takes in a notification, newer than everything taken in so far.
+  mutating func note(_ notification: NotificationEvidence) {
+    let date: Instant? = notification.signedDate
+    switch (notification.type, notification.subtype) {
+    case (.didChangeRenewalStatus?, .autoRenewDisabled?): noteAutoRenew(false, at: date)
+    case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
+    case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)
+    case (.didRenew?, _), (.subscribed?, _): noteBillingRetry(false, at: date)
+    case (.priceIncrease?, .pending?): priceConsent = false
+    case (.priceIncrease?, .accepted?): priceConsent = true
+    case (.expired?, let subtype):
+      expiredSubtype = subtype
+      noteBillingRetry(false, at: date)
+      if subtype == .billingRetry { retryExhausted = true }
+      if subtype == .voluntary { noteAutoRenew(false, at: date) }
+    default: break
     }
   }
 
