@@ -190,7 +190,8 @@ public struct Evaluator: Sendable {
     // them all.
     let known: (OriginalTransactionID) -> Bool
     if evidence.infos.count <= 4 {
-      known = { id in entries.contains { $0.originalTransactionID == id } }
+      // By index: iterating the entries would copy each, and retain its strings.
+      known = { id in entries.indices.contains { entries[$0].originalTransactionID == id } }
     } else {
       let subscriptions = Set(entries.map(\.originalTransactionID))
       known = { subscriptions.contains($0) }

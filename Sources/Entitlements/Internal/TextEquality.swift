@@ -30,8 +30,9 @@ extension String {
     let (a, b) = (UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
     var offset = 0
     while offset + 8 <= a.count {
-      guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      guard
+        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
       else { return false }
       offset += 8
     }

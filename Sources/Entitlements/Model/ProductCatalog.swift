@@ -53,7 +53,8 @@ public struct ProductCatalog: Hashable, Sendable {
     guard let positions else {
       // In place: a closure over the list (`firstIndex(where:)`) would retain each product.
       return listed.withUnsafeBufferPointer { listed in
-        for position in listed.indices where listed[position].id.rawValue.isSameText(as: id.rawValue) {
+        for position in listed.indices
+        where listed[position].id.rawValue.isSameText(as: id.rawValue) {
           return position
         }
         return nil

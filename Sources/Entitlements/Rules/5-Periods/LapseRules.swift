@@ -69,11 +69,11 @@ enum LapseRules {
       } else if evidence.isEmpty {
         lapses.append(Lapse(interval: gap, cause: .unknown))
       } else {
-        if lastEnds == nil { lastEnds = SubscriptionEnds(coverage) }
+        let ends = lastEnds ?? SubscriptionEnds(coverage)
+        lastEnds = ends
         let causes = Causes(
           gap: gap, endingAt: endings(at: gap.start, of: layout.spans[index], layout, coverage),
-          lastEnds: lastEnds!, coverage: coverage, evidence: evidence,
-          couldBeRecovery: couldBeRecovery)
+          lastEnds: ends, coverage: coverage, evidence: evidence, couldBeRecovery: couldBeRecovery)
         lapses.append(causes.lapse)
       }
     }
@@ -122,8 +122,10 @@ enum LapseRules {
           if end > list[previous].end { list[previous].end = end }
           continue
         }
-        if table != nil {
-          table![subscription] = max(table![subscription] ?? end, end)
+        if var known = table {
+          table = nil  // uniquely referenced while it changes
+          known[subscription] = max(known[subscription] ?? end, end)
+          table = known
         } else if let known = list.firstIndex(where: { $0.subscription == subscription }) {
           list[known].end = max(list[known].end, end)
           previous = known

@@ -37,13 +37,30 @@ struct SubscriptionEvidence {
     _ infos: [RenewalInfo], _ notifications: [NotificationEvidence],
     diagnostics: inout [Diagnostic]
   ) {
-    let sorted =
-      infos.count < 2
-      ? infos
-      : infos.sorted {
-        $0.originalTransactionID != $1.originalTransactionID
-          ? $0.originalTransactionID < $1.originalTransactionID : RenewalInfo.precedes($0, $1)
+    self.infos = infos.count < 2 ? infos : Self.unique(infos, diagnostics: &diagnostics)
+    var latest: Instant?
+    for index in self.infos.indices {
+      guard let end = self.infos[index].gracePeriodExpiresDate else { continue }
+      latest = latest.map { max($0, end) } ?? end
+    }
+    latestGracePeriodEnd = latest
+    self.notifications =
+      notifications.count < 2
+      ? notifications
+      : notifications.sorted {
+        ($0.originalTransactionID, $0.signedDate, $0.rawType, $0.rawSubtype ?? "")
+          < ($1.originalTransactionID, $1.signedDate, $1.rawType, $1.rawSubtype ?? "")
       }
+  }
+
+  /// Infos by subscription, then date, one per instant; conflicts reported.
+  private static func unique(_ infos: [RenewalInfo], diagnostics: inout [Diagnostic])
+    -> [RenewalInfo]
+  {
+    let sorted = infos.sorted {
+      $0.originalTransactionID != $1.originalTransactionID
+        ? $0.originalTransactionID < $1.originalTransactionID : RenewalInfo.precedes($0, $1)
+    }
     var unique: [RenewalInfo] = []
     unique.reserveCapacity(sorted.count)
     for info in sorted {
@@ -66,15 +83,7 @@ struct SubscriptionEvidence {
               + "(signedDate), or give only the newest"))
       }
     }
-    self.infos = unique
-    latestGracePeriodEnd = unique.lazy.compactMap(\.gracePeriodExpiresDate).max()
-    self.notifications =
-      notifications.count < 2
-      ? notifications
-      : notifications.sorted {
-        ($0.originalTransactionID, $0.signedDate, $0.rawType, $0.rawSubtype ?? "")
-          < ($1.originalTransactionID, $1.signedDate, $1.rawType, $1.rawSubtype ?? "")
-      }
+    return unique
   }
 
   /// Whether there is no renewal info and no notification.

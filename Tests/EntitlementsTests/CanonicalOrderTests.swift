@@ -1,0 +1,71 @@
+import EntitlementsTesting
+import Testing
+
+@testable import Entitlements
+
+/// The canonical order of long histories (a radix sort of purchase instant and index, ties put
+/// in canonical order) agrees with a comparison sort by ``ReceiptEntry/canonicallyPrecedes``.
+@Suite("Canonical order: the radix sort of long histories")
+struct CanonicalOrderTests {
+  /// Shuffled histories on both sides of the 64-entry threshold, with many entries bought at
+  /// one instant (ids of 15 and 16 digits, whose text and number orders differ), some without
+  /// a purchase date, and instants decades apart.
+  @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
+  func agreesWithAComparisonSort(seed: UInt64) {
+    print("CanonicalOrderTests seed \(seed)")
+    var random = SeededRandom(seed: seed)
+    let base = Instant(millisecondsSince1970: 1_600_000_000_000)
+    for count in [10, 63, 64, 65, 300, 2_000] {
+      var entries: [ReceiptEntry] = []
+      for index in 0..<count {
+        // About one entry in four shares an instant with others; a few have none.
+        let slot = Int64(random.next(upperBound: UInt64(max(count / 4, 1))))
+        let purchase: Instant? =
+          random.next(upperBound: UInt64(20)) == 0
+          ? nil : base + .days(slot * 3_000 / Int64(count) * 7)
+        let first: Int =
+          random.next(upperBound: UInt64(2)) == 0 ? 100_000_000_000_000 : 1_000_000_000_000_000
+        let id = String(first + index * 7)
+        entries.append(
+          ReceiptEntry(
+            productID: "com.example.monthly", transactionID: TransactionID(id),
+            originalTransactionID: "1000000000000001", purchaseDate: purchase,
+            expiresDate: purchase.map { $0 + .days(30) }))
+      }
+      let expected = entries.indices.sorted {
+        ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
+      }
+      let order = ReceiptEntry.canonicalOrder(of: entries)
+      // Ids are all different: the order of ids is the order of entries.
+      #expect(
+        order.map { entries[$0].transactionID } == expected.map { entries[$0].transactionID },
+        "\(count) entries")
+      #expect(order.sorted() == Array(entries.indices), "each index once")
+    }
+  }
+
+  /// The radix sort agrees with the standard library's sort, keys with few varying bytes
+  /// and keys with all of them.
+  @Test(arguments: [UInt64(0xFF), 0xFFFF_FFFF, .max])
+  func radixSortAgreesWithSort(mask: UInt64) {
+    var random = SeededRandom(seed: mask)
+    for count in [0, 1, 2, 100, 5_000] {
+      var keys = (0..<count).map { _ in random.next(upperBound: .max) & mask }
+      let expected = keys.sorted()
+      keys.radixSort()
+      #expect(keys == expected, "\(count) keys under \(mask)")
+    }
+  }
+
+  /// Text equality from bytes gives `==`'s answer: equal bytes, different ASCII, and
+  /// canonically equivalent texts with different bytes.
+  @Test(arguments: [
+    ("com.example.monthly", "com.example.monthly"), ("com.example.monthly", "com.example.yearly"),
+    ("", ""), ("a", ""), ("\u{212A}", "K"), ("caf\u{E9}", "cafe\u{301}"), ("é", "e"),
+    ("1000000000000001", "1000000000000002"),
+  ])
+  func textEqualityIsStringEquality(a: String, b: String) {
+    #expect(a.isSameText(as: b) == (a == b))
+    #expect(b.isSameText(as: a) == (a == b))
+  }
+}
