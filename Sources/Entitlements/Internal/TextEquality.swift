@@ -28,6 +28,8 @@ extension String {
     _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
   ) -> Bool {
     let (a, b) = (UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+    // One string, or two sharing their storage.
+    if a.baseAddress == b.baseAddress { return true }
     var offset = 0
     while offset + 8 <= a.count {
       guard

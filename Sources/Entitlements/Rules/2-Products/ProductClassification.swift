@@ -48,6 +48,10 @@ enum ProductClassification {
     // entry is usually of the same product.
     var previousProduct: ProductID?
     var previousType = ProductKind.autoRenewable
+    var previousListed = 0
+    // The catalog product met before it, by its position in the catalog: entries alternate
+    // between two products around upgrades and downgrades.
+    var otherProduct: (id: ProductID, listed: Int)?
     // Entries are read in place: a copy of an entry retains its strings.
     entries.withUnsafeBufferPointer { entries in
       for position in 0..<(order?.count ?? entries.count) {
@@ -56,9 +60,18 @@ enum ProductClassification {
           records.append(CoverageRecord(unevaluated: index, productType: previousType))
           continue
         }
-        previousProduct = nil
         var diagnostics: [Diagnostic] = []
-        let product = catalog.isEmpty ? nil : catalog[entries[index].productID]
+        let listed: Int?
+        if let other = otherProduct,
+          other.id.rawValue.isSameText(as: entries[index].productID.rawValue)
+        {
+          listed = other.listed
+        } else {
+          listed = catalog.isEmpty ? nil : catalog.position(of: entries[index].productID)
+        }
+        if let previousProduct { otherProduct = (previousProduct, previousListed) }
+        previousProduct = nil
+        let product = listed.map { catalog.listed[$0] }
         let (type, entitlement) =
           product.map { ($0.type, $0.entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
@@ -86,7 +99,9 @@ enum ProductClassification {
         }
         // The entry's own string, not the catalog's: entries read from one document share one
         // string per product, and the same string is recognised without reading its text.
-        if product != nil { (previousProduct, previousType) = (entries[index].productID, type) }
+        if let listed {
+          (previousProduct, previousType, previousListed) = (entries[index].productID, type, listed)
+        }
         records.append(CoverageRecord(unevaluated: index, productType: type))
         if let current, !diagnostics.isEmpty { result.groups[current].diagnostics += diagnostics }
       }
