@@ -101,4 +101,31 @@ struct DeduplicationTests {
     #expect(purchases.order == [0])
     #expect(purchases.diagnostics.map(\.kind) == [.conflictingDuplicate])
   }
+
+  /// Two subscriptions renewing in turn: the history is in canonical order though its ids do
+  /// not increase. It is kept in its own order (no sort), and the same entries shuffled come
+  /// out in that order; entries of one instant out of `String` order are not in canonical
+  /// order.
+  @Test func aHistoryInCanonicalOrderWithIdsThatDoNotIncreaseIsKeptAsItIs() {
+    let start = Self.purchase
+    let entries = [
+      Self.entry("1000000000000100", purchase: start, webOrder: "2000000000000100"),
+      Self.entry("1000000000000200", purchase: start + .days(1), webOrder: "2000000000000200"),
+      Self.entry("1000000000000101", purchase: start + .days(30), webOrder: "2000000000000101"),
+      Self.entry("1000000000000201", purchase: start + .days(31), webOrder: "2000000000000201"),
+    ]
+    entries.withUnsafeBufferPointer {
+      #expect(!Deduplication.isCanonicalAndUnique($0))
+      #expect(Deduplication.isInCanonicalOrder($0))
+    }
+    let kept = Deduplication.purchases(entries)
+    #expect(kept.order == nil)
+    #expect(kept.diagnostics.isEmpty)
+    let shuffled = [entries[2], entries[0], entries[3], entries[1]]
+    #expect(Deduplication.purchases(shuffled).order == [1, 3, 0, 2])
+    // At one instant, "9" comes after "10" in `String` order.
+    let tie = [Self.entry("9"), Self.entry("10")]
+    tie.withUnsafeBufferPointer { #expect(!Deduplication.isInCanonicalOrder($0)) }
+    #expect(Deduplication.purchases(tie).order == [1, 0])
+  }
 }

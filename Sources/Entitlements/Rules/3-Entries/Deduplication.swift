@@ -31,8 +31,13 @@ enum Deduplication {
   static func purchases(_ entries: [ReceiptEntry]) -> Purchases {
     entries.withUnsafeBufferPointer { entries in
       if isCanonicalAndUnique(entries) { return Purchases(order: nil, diagnostics: []) }
-      let order = ReceiptEntry.canonicalOrder(of: entries)
-      if idsIncrease(entries, order) { return Purchases(order: order, diagnostics: []) }
+      // A history in canonical order whose ids do not increase (several subscriptions
+      // renewing in turn, as a receipt's history lists them once folded) is not sorted again.
+      let inOrder = isInCanonicalOrder(entries)
+      let order = inOrder ? Array(entries.indices) : ReceiptEntry.canonicalOrder(of: entries)
+      if idsIncrease(entries, order) {
+        return Purchases(order: inOrder ? nil : order, diagnostics: [])
+      }
       // Records of one transaction are usually identical, and next to each other in canonical
       // order (`in_app` and `latest_receipt_info` merged): merged where they meet, they leave
       // ids that increase. Any other repetition is reduced with a table.
@@ -48,7 +53,7 @@ enum Deduplication {
       }
       if idsIncrease(entries, merged) { return Purchases(order: merged, diagnostics: diagnostics) }
       if merged.count == order.count, isUnique(entries) {
-        return Purchases(order: order, diagnostics: [])
+        return Purchases(order: inOrder ? nil : order, diagnostics: [])
       }
       return reduced(entries, order)
     }
@@ -60,6 +65,24 @@ enum Deduplication {
     var proof = IncreasingIDs()
     for index in entries.indices {
       guard proof.admits(index, of: entries, checkingOrder: true) else { return false }
+    }
+    return true
+  }
+
+  /// Whether `entries` are in canonical order (``ReceiptEntry/canonicallyPrecedes(_:_:)``):
+  /// purchase instants never decrease, and entries of one instant are read in full only
+  /// then. One pass.
+  static func isInCanonicalOrder(_ entries: UnsafeBufferPointer<ReceiptEntry>) -> Bool {
+    var previous = Int64.min
+    for index in entries.indices {
+      let purchase = entries[index].purchaseDate?.millisecondsSince1970 ?? .min
+      if purchase < previous { return false }
+      if index > 0, purchase == previous,
+        ReceiptEntry.canonicallyPrecedes(entries[index], entries[index - 1])
+      {
+        return false
+      }
+      previous = purchase
     }
     return true
   }
