@@ -46,7 +46,7 @@ public struct Evaluator: Sendable {
     // SPEC §3: one record per purchase, in canonical order.
     let purchases = Deduplication.purchases(entries)
     // SPEC §2: a type and an entitlement for each.
-    var classification = ProductClassification.classify(
+    let classification = ProductClassification.classify(
       purchases.order, of: entries, catalog: catalog)
     var diagnostics = purchases.diagnostics
     if !classification.diagnostics.isEmpty { diagnostics += classification.diagnostics }
@@ -63,7 +63,7 @@ public struct Evaluator: Sendable {
     entitlements.reserveCapacity(classification.groups.count)
     for position in classification.groups.indices {
       let evaluation = evaluate(
-        &classification.groups[position], of: entries, evidence: evidence,
+        classification.groups[position], of: entries, evidence: evidence,
         recoveries: recoveries, appleStatuses: appleStatuses,
         environment: history.environment)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
@@ -88,18 +88,15 @@ public struct Evaluator: Sendable {
 
   /// The evaluation of one entitlement's entries (SPEC §4–§7).
   private func evaluate(
-    _ group: inout ProductClassification.Group, of entries: [ReceiptEntry],
+    _ group: ProductClassification.Group, of entries: [ReceiptEntry],
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
     appleStatuses: [AppleStatusReport], environment: StoreEnvironment
   ) -> EntitlementEvaluation {
     // `recoveries` and `appleStatuses` are sorted by subscription.
-    // Moved out of the group, so that the coverage rules fill the records in place, with no
-    // copy.
-    var records: [CoverageRecord] = []
-    swap(&records, &group.records)
     var diagnostics = group.diagnostics
     // SPEC §4: what each entry covers.
-    let invalid = CoverageRules.cover(&records, in: entries, catalog: catalog, policy: policy)
+    let (records, invalid) = CoverageRules.cover(
+      group, in: entries, catalog: catalog, policy: policy)
     if !invalid.isEmpty { diagnostics += invalid }
     let coverage = CoverageList(entries: entries, records: records)
     // SPEC §5: periods, and what describes the time after the last one.

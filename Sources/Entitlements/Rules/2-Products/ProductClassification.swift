@@ -9,15 +9,34 @@
 /// A product missing from a non-empty catalog is typed the same way, with a
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic. Consumables are purchase events.
 enum ProductClassification {
-  /// The entries of one entitlement, each as a coverage record still to be evaluated
-  /// (``CoverageRecord/init(unevaluated:productType:)``), in canonical order.
+  /// The entries of one entitlement, in canonical order, as runs of entries next to each
+  /// other in that order that count with one product type: a history of one product is one
+  /// run, however long.
   struct Group {
+    /// Entries of one type, at consecutive positions of the canonical order.
+    struct Run {
+      /// The positions in the canonical order.
+      var positions: Range<Int>
+      /// The type the entries count with.
+      let productType: ProductKind
+    }
+
     /// The entitlement.
     let id: EntitlementID
-    /// One record per entry.
-    var records: [CoverageRecord] = []
+    /// The canonical order the runs' positions are in: indices of the history's entries, or
+    /// `nil` for the entries' own order.
+    let order: [Int]?
+    /// The entitlement's entries, run by run.
+    var runs: [Run] = []
     /// The diagnostics of classifying the entries (a product missing from the catalog).
     var diagnostics: [Diagnostic] = []
+
+    /// How many entries the group holds.
+    var count: Int { runs.reduce(0) { $0 + $1.positions.count } }
+
+    /// The index of the entry at `position` of the canonical order.
+    @inline(__always)
+    func entryIndex(at position: Int) -> Int { order?[position] ?? position }
   }
 
   /// What classifying a history gives.
@@ -33,45 +52,59 @@ enum ProductClassification {
   /// Classifies the entries at `order` (canonical order) of `entries`; all of them, in their
   /// own order, when `order` is `nil`.
   ///
-  /// Entries of one product usually come in runs: the catalog is read once per run.
+  /// Entries of one product usually come in runs, or alternate between two products around an
+  /// upgrade or a downgrade: the catalog is read only for a product other than the last two,
+  /// and a run costs nothing per entry.
   static func classify(
     _ order: [Int]?, of entries: [ReceiptEntry], catalog: ProductCatalog
   ) -> Classification {
     var result = Classification()
-    // The group entries go to (usually the only one): its records are held in `records` while
-    // it is current, and swapped back into its place when another group becomes current.
+    // The group entries go to (usually the only one): its runs are held in `runs` while it
+    // is current, and swapped back into its place when another group becomes current.
     var current: Int?
-    var records: [CoverageRecord] = []
+    var runs: [Group.Run] = []
+    // The run being read: its first position and type. It ends where an entry of another
+    // product, or one that goes elsewhere, is met.
+    var runStart: Int?
+    var runType = ProductKind.autoRenewable
     // The positions of the groups by entitlement, made when a second group appears.
     var positions: [EntitlementID: Int] = [:]
     // The catalog product of the previous entry, when it goes to the current group: the next
-    // entry is usually of the same product.
+    // entry is usually of the same product, and extends the run with nothing to write.
     var previousProduct: ProductID?
-    var previousType = ProductKind.autoRenewable
-    var previousListed = 0
-    // The catalog product met before it, by its position in the catalog: entries alternate
-    // between two products around upgrades and downgrades.
-    var otherProduct: (id: ProductID, listed: Int)?
+    // The catalog product met before it, with its type and group: entries alternate between
+    // two products around upgrades and downgrades.
+    var otherProduct: (id: ProductID, type: ProductKind, group: Int)?
+    let count = order?.count ?? entries.count
     // Entries are read in place: a copy of an entry retains its strings.
     entries.withUnsafeBufferPointer { entries in
-      for position in 0..<(order?.count ?? entries.count) {
+      for position in 0..<count {
         let index = order?[position] ?? position
-        if let previousProduct, previousProduct == entries[index].productID {
-          records.append(CoverageRecord(unevaluated: index, productType: previousType))
-          continue
+        if let previousProduct, previousProduct == entries[index].productID { continue }
+        // The run so far ends here.
+        if let start = runStart {
+          runs.append(Group.Run(positions: start..<position, productType: runType))
+          runStart = nil
         }
-        var diagnostics: [Diagnostic] = []
-        let listed: Int?
+        let previous = previousProduct.flatMap { product in current.map { (product, runType, $0) } }
+        previousProduct = nil
         if let other = otherProduct,
           other.id.rawValue.isSameText(as: entries[index].productID.rawValue)
         {
-          listed = other.listed
-        } else {
-          listed = catalog.isEmpty ? nil : catalog.position(of: entries[index].productID)
+          // The product before the previous one: its type and group are known.
+          otherProduct = previous
+          if other.group != current {
+            if let current { swap(&runs, &result.groups[current].runs) }
+            swap(&runs, &result.groups[other.group].runs)
+            current = other.group
+          }
+          (runStart, runType) = (position, other.type)
+          previousProduct = entries[index].productID
+          continue
         }
-        if let previousProduct { otherProduct = (previousProduct, previousListed) }
-        previousProduct = nil
-        let product = listed.map { catalog.listed[$0] }
+        if let previous { otherProduct = previous }
+        var diagnostics: [Diagnostic] = []
+        let product = catalog.isEmpty ? nil : catalog[entries[index].productID]
         let (type, entitlement) =
           product.map { ($0.type, $0.entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
@@ -90,23 +123,23 @@ enum ProductClassification {
             if result.groups.count == 1 { positions[result.groups[0].id] = 0 }
             position = result.groups.count
             if position > 0 { positions[entitlement] = position }
-            result.groups.append(Group(id: entitlement))
+            result.groups.append(Group(id: entitlement, order: order))
           }
-          if let current { swap(&records, &result.groups[current].records) }
-          swap(&records, &result.groups[position].records)
-          if position == 0 { records.reserveCapacity(order?.count ?? entries.count) }
+          if let current { swap(&runs, &result.groups[current].runs) }
+          swap(&runs, &result.groups[position].runs)
           current = position
         }
+        (runStart, runType) = (position, type)
         // The entry's own string, not the catalog's: entries read from one document share one
         // string per product, and the same string is recognised without reading its text.
-        if let listed {
-          (previousProduct, previousType, previousListed) = (entries[index].productID, type, listed)
-        }
-        records.append(CoverageRecord(unevaluated: index, productType: type))
+        if product != nil { previousProduct = entries[index].productID }
         if let current, !diagnostics.isEmpty { result.groups[current].diagnostics += diagnostics }
       }
     }
-    if let current { swap(&records, &result.groups[current].records) }
+    if let start = runStart {
+      runs.append(Group.Run(positions: start..<count, productType: runType))
+    }
+    if let current { swap(&runs, &result.groups[current].runs) }
     result.groups.sort { $0.id < $1.id }
     return result
   }

@@ -11,115 +11,138 @@
 /// - An entry without a purchase date, or an auto-renewable one without an `expires_date`
 ///   after it, covers nothing and is reported.
 enum CoverageRules {
-  /// Evaluates every record of one entitlement in place. `records` holds one unevaluated
-  /// record per entry (``CoverageRecord/init(unevaluated:productType:)``), in canonical order;
-  /// entries are read from `entries`.
+  /// The coverage record of every entry of one entitlement (`group`, from
+  /// ``ProductClassification``), in canonical order; entries are read from `entries`.
   ///
-  /// - Returns: The diagnostics of the entries that cover nothing, and of upgrades without a
-  ///   successor.
+  /// - Returns: One record per entry of the group, and the diagnostics of the entries that
+  ///   cover nothing and of upgrades without a successor.
   static func cover(
-    _ records: inout [CoverageRecord], in entries: [ReceiptEntry], catalog: ProductCatalog,
+    _ group: ProductClassification.Group, in entries: [ReceiptEntry], catalog: ProductCatalog,
     policy: Policy
-  ) -> [Diagnostic] {
+  ) -> (records: [CoverageRecord], diagnostics: [Diagnostic]) {
     var diagnostics: [Diagnostic] = []
     // The end of the non-renewing coverage so far (policy `nonRenewingStacking`).
     var stackEnd = Instant.distantPast
     // The purchase instants of the records, with their positions: made at the first upgrade
     // without `cancellation_date`, which ends where another entry begins.
     var starts: [(Instant, Int)]?
-    // Entries are read in place: a copy of an entry retains its strings.
-    entries.withUnsafeBufferPointer { entries in
-      for position in records.indices {
-        let index = records[position].entryIndex
-        let type = records[position].productType
-        func invalid(_ kind: Diagnostic.Kind, field: String, message: String) -> CoverageRecord {
-          diagnostics.append(
-            Diagnostic(
-              kind, transactionID: entries[index].transactionID, field: field, message: message))
-          return CoverageRecord(
-            entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
-            naturalInterval: nil)
-        }
-        guard let purchase = entries[index].purchaseDate else {
-          records[position] = invalid(
-            .missingPurchaseDate, field: "purchase_date",
-            message: "no purchase_date: the entry covers nothing")
-          continue
-        }
-        let natural: Interval
-        switch type {
-        case .consumable:
-          preconditionFailure("consumables are purchase events: they have no coverage record")
-        case .autoRenewable:
-          guard let expires = entries[index].expiresDate else {
-            records[position] = invalid(
-              .missingExpiresDate, field: "expires_date",
-              message: "an auto-renewable entry without expires_date covers nothing")
-            continue
+    let count = group.count
+    // Entries are read in place: a copy of an entry retains its strings. Each record is
+    // written once, where it goes.
+    let records = entries.withUnsafeBufferPointer { entries in
+      [CoverageRecord](unsafeUninitializedCapacity: count) { records, written in
+        written = 0
+        for run in group.runs {
+          let type = run.productType
+          for position in run.positions {
+            let index = group.entryIndex(at: position)
+            let record = cover(
+              index, of: entries, type: type, at: written, catalog: catalog, policy: policy,
+              stackEnd: &stackEnd, diagnostics: &diagnostics
+            ) {
+              if let starts { return starts }
+              var made: [(Instant, Int)] = []
+              made.reserveCapacity(count)
+              for run in group.runs {
+                for position in run.positions {
+                  guard let purchase = entries[group.entryIndex(at: position)].purchaseDate
+                  else { continue }
+                  made.append((purchase, made.count))
+                }
+              }
+              starts = made
+              return made
+            }
+            records.initializeElement(at: written, to: record)
+            written += 1
           }
-          guard expires > purchase else {
-            records[position] = invalid(
-              .expiresNotAfterPurchase, field: "expires_date",
-              message:
-                "expires_date \(expires) is not after purchase_date \(purchase): "
-                + "the entry covers nothing")
-            continue
-          }
-          natural = Interval(start: purchase, end: expires)
-        case .nonRenewing:
-          guard
-            let duration = ProductClassification.duration(of: entries[index], catalog: catalog)
-          else {
-            records[position] = invalid(
-              .missingDuration, field: "product_id",
-              message:
-                "non-renewing product \(entries[index].productID) has no duration in the catalog: the "
-                + "entry covers nothing")
-            continue
-          }
-          let start =
-            policy.nonRenewingStacking == .stack && !entries[index].isRefunded
-            ? max(purchase, stackEnd) : purchase
-          natural = Interval(start: start, end: duration.advance(start))
-        case .nonConsumable:
-          natural = Interval(start: purchase, end: .distantFuture)
         }
-        // The usual entry, neither refunded nor upgraded, covers its natural interval.
-        if !entries[index].isUpgraded, entries[index].cancellationDate == nil {
-          if type == .nonRenewing { stackEnd = max(stackEnd, natural.end) }
-          records[position] = CoverageRecord(
-            covering: index, productType: type, interval: natural,
-            trial: entries[index].isTrialPeriod, intro: entries[index].isInIntroOfferPeriod)
-          continue
-        }
-        var record = cut(
-          natural, of: entries[index], at: position, index: index, type: type, policy: policy
-        ) {
-          if let starts { return starts }
-          let made = records.indices.compactMap { position in
-            entries[records[position].entryIndex].purchaseDate.map { ($0, position) }
-          }
-          starts = made
-          return made
-        }
-        if record.isUpgradeWithoutSuccessor {
-          diagnostics.append(
-            Diagnostic(
-              .upgradeWithoutSuccessor, transactionID: entries[index].transactionID,
-              field: "is_upgraded",
-              message:
-                "is_upgraded without cancellation_date, and no other entry begins inside "
-                + "\(natural): it keeps its own expiry"))
-        }
-        if type == .nonRenewing, let interval = record.record.interval {
-          stackEnd = max(stackEnd, interval.end)
-        }
-        record.record.setOffers(
-          trial: entries[index].isTrialPeriod, intro: entries[index].isInIntroOfferPeriod)
-        records[position] = record.record
       }
     }
-    return diagnostics
+    return (records, diagnostics)
+  }
+
+  /// The record of `entries[index]`, the entitlement's record at `position`; `starts` gives
+  /// the purchase instants of all its records in order.
+  @inline(__always)
+  private static func cover(
+    _ index: Int, of entries: UnsafeBufferPointer<ReceiptEntry>, type: ProductKind,
+    at position: Int, catalog: ProductCatalog, policy: Policy, stackEnd: inout Instant,
+    diagnostics: inout [Diagnostic], starts: () -> [(Instant, Int)]
+  ) -> CoverageRecord {
+    func invalid(_ kind: Diagnostic.Kind, field: String, message: String) -> CoverageRecord {
+      diagnostics.append(
+        Diagnostic(
+          kind, transactionID: entries[index].transactionID, field: field, message: message))
+      return CoverageRecord(
+        entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
+        naturalInterval: nil)
+    }
+    guard let purchase = entries[index].purchaseDate else {
+      return invalid(
+        .missingPurchaseDate, field: "purchase_date",
+        message: "no purchase_date: the entry covers nothing")
+    }
+    let natural: Interval
+    switch type {
+    case .consumable:
+      preconditionFailure("consumables are purchase events: they have no coverage record")
+    case .autoRenewable:
+      guard let expires = entries[index].expiresDate else {
+        return invalid(
+          .missingExpiresDate, field: "expires_date",
+          message: "an auto-renewable entry without expires_date covers nothing")
+      }
+      guard expires > purchase else {
+        return invalid(
+          .expiresNotAfterPurchase, field: "expires_date",
+          message:
+            "expires_date \(expires) is not after purchase_date \(purchase): "
+            + "the entry covers nothing")
+      }
+      natural = Interval(start: purchase, end: expires)
+    case .nonRenewing:
+      guard
+        let duration = ProductClassification.duration(of: entries[index], catalog: catalog)
+      else {
+        return invalid(
+          .missingDuration, field: "product_id",
+          message:
+            "non-renewing product \(entries[index].productID) has no duration in the catalog: "
+            + "the entry covers nothing")
+      }
+      let start =
+        policy.nonRenewingStacking == .stack && !entries[index].isRefunded
+        ? max(purchase, stackEnd) : purchase
+      natural = Interval(start: start, end: duration.advance(start))
+    case .nonConsumable:
+      natural = Interval(start: purchase, end: .distantFuture)
+    }
+    // The usual entry, neither refunded nor upgraded, covers its natural interval.
+    if !entries[index].isUpgraded, entries[index].cancellationDate == nil {
+      if type == .nonRenewing { stackEnd = max(stackEnd, natural.end) }
+      return CoverageRecord(
+        covering: index, productType: type, interval: natural,
+        trial: entries[index].isTrialPeriod, intro: entries[index].isInIntroOfferPeriod)
+    }
+    var record = cut(
+      natural, of: entries[index], at: position, index: index, type: type, policy: policy,
+      starts: starts)
+    if record.isUpgradeWithoutSuccessor {
+      diagnostics.append(
+        Diagnostic(
+          .upgradeWithoutSuccessor, transactionID: entries[index].transactionID,
+          field: "is_upgraded",
+          message:
+            "is_upgraded without cancellation_date, and no other entry begins inside "
+            + "\(natural): it keeps its own expiry"))
+    }
+    if type == .nonRenewing, let interval = record.record.interval {
+      stackEnd = max(stackEnd, interval.end)
+    }
+    record.record.setOffers(
+      trial: entries[index].isTrialPeriod, intro: entries[index].isInIntroOfferPeriod)
+    return record.record
   }
 
   /// Refunds and upgrades applied to the natural coverage of `entry`, the entitlement's

@@ -77,8 +77,7 @@ public struct CoverageList: RandomAccessCollection, Hashable, Sendable {
 /// entry covers, the upgrade's instant when an upgrade ended it, the earlier of the natural end
 /// and the refund when a refund ended it. Histories are limited to 2³² − 1 entries.
 ///
-/// The evaluator makes one unevaluated record per entry as it classifies the entry
-/// (``init(unevaluated:productType:)``), and ``CoverageRules`` overwrites it in place.
+/// ``CoverageRules`` makes one record per entry of an entitlement, where it goes in the list.
 struct CoverageRecord: Hashable, Sendable {
   private let storedIndex: UInt32
   let productType: ProductKind
@@ -138,16 +137,6 @@ struct CoverageRecord: Hashable, Sendable {
     (tag, kind, at) = (0, .missingPurchaseDate, .distantPast)
     bits = (interval.isEmpty ? 0 : 1) | (trial ? 2 : 0) | (intro ? 4 : 0)
     (startInstant, naturalEnd) = (interval.start, interval.end)
-  }
-
-  /// A record of an entry not yet evaluated: its index and the type it counts with.
-  init(unevaluated entryIndex: Int, productType: ProductKind) {
-    precondition(
-      entryIndex >= 0 && entryIndex < Int(UInt32.max), "more entries than a history may hold")
-    storedIndex = UInt32(entryIndex)
-    self.productType = productType
-    (tag, kind, bits) = (4, .missingPurchaseDate, 0)
-    (startInstant, naturalEnd, at) = (.distantPast, .distantPast, .distantPast)
   }
 
   /// The entry's index in the history's entries.
