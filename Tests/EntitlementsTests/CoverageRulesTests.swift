@@ -87,6 +87,23 @@ struct CoverageRulesTests {
     #expect(premium.diagnostics.isEmpty)
   }
 
+  /// An entry without a purchase date comes first and covers nothing: the upgrade still
+  /// finds its successor among the others, by their own positions.
+  @Test func upgradeWithoutCancellationFindsItsSuccessorPastAnEntryWithoutPurchaseDate() throws {
+    var undated = sub("0", "2020-11-20T09:00:00Z", "2020-11-20T12:00:00Z")
+    undated.purchaseDate = nil
+    let premium = try evaluateOne([
+      undated,
+      sub("1", "2020-11-20T10:00:00Z", "2020-11-20T11:00:00Z", upgraded: true),
+      sub("2", "2020-11-20T10:20:00Z", "2020-11-20T10:25:00Z"),
+    ])
+    #expect(premium.coverage.map(\.entry.transactionID) == ["0", "1", "2"])
+    #expect(premium.coverage[0].interval == nil)
+    #expect(
+      premium.coverage[1].interval == interval("2020-11-20T10:00:00Z", "2020-11-20T10:20:00Z"))
+    #expect(premium.diagnostics.map(\.kind) == [.missingPurchaseDate])
+  }
+
   @Test func upgradeWithoutCancellationOrSuccessorKeepsItsExpiryAndSaysSo() throws {
     let premium = try evaluateOne([
       sub("1", "2020-11-20T10:00:00Z", "2020-11-20T11:00:00Z", upgraded: true)

@@ -27,35 +27,35 @@ enum CoverageRules {
     // without `cancellation_date`, which ends where another entry begins.
     var starts: [(Instant, Int)]?
     let count = group.count
-    // Entries are read in place: a copy of an entry retains its strings. Each record is
-    // written once, where it goes.
-    let records = entries.withUnsafeBufferPointer { entries in
-      [CoverageRecord](unsafeUninitializedCapacity: count) { records, written in
-        written = 0
-        for run in group.runs {
-          let type = run.productType
-          for position in run.positions {
-            let index = group.entryIndex(at: position)
-            let record = cover(
-              index, of: entries, type: type, at: written, catalog: catalog, policy: policy,
-              stackEnd: &stackEnd, diagnostics: &diagnostics
-            ) {
-              if let starts { return starts }
-              var made: [(Instant, Int)] = []
-              made.reserveCapacity(count)
-              for run in group.runs {
-                for position in run.positions {
-                  guard let purchase = entries[group.entryIndex(at: position)].purchaseDate
-                  else { continue }
-                  made.append((purchase, made.count))
+    // Entries are read in place: a copy of an entry retains its strings.
+    var records: [CoverageRecord] = []
+    records.reserveCapacity(count)
+    entries.withUnsafeBufferPointer { entries in
+      for run in group.runs {
+        let type = run.productType
+        for position in run.positions {
+          let index = group.entryIndex(at: position)
+          let record = cover(
+            index, of: entries, type: type, at: records.count, catalog: catalog,
+            policy: policy, stackEnd: &stackEnd, diagnostics: &diagnostics
+          ) {
+            if let starts { return starts }
+            // Each record's purchase instant, with the record's position.
+            var made: [(Instant, Int)] = []
+            made.reserveCapacity(count)
+            var recordPosition = 0
+            for run in group.runs {
+              for position in run.positions {
+                if let purchase = entries[group.entryIndex(at: position)].purchaseDate {
+                  made.append((purchase, recordPosition))
                 }
+                recordPosition += 1
               }
-              starts = made
-              return made
             }
-            records.initializeElement(at: written, to: record)
-            written += 1
+            starts = made
+            return made
           }
+          records.append(record)
         }
       }
     }
