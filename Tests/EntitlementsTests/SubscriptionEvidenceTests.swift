@@ -133,6 +133,18 @@ struct SubscriptionEvidenceTests {
       infos: [info(1, autoRenew: false, intent: 1)], notifications: [], from: 10, before: nil,
       undated: true, reason: .voluntary, cause: .voluntary),
     Window(
+      name: "undated info is the newest statement, after dated info and notifications",
+      infos: [info(1, autoRenew: true, signed: 11), info(1, autoRenew: false)],
+      notifications: [
+        notification(1, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", day: 12)
+      ], from: 10, before: nil, undated: true, reason: .voluntary, cause: .voluntary),
+    Window(
+      name: "dated info and notifications in date order, whatever their kinds",
+      infos: [info(1, autoRenew: false, signed: 11), info(1, autoRenew: true, signed: 14)],
+      notifications: [
+        notification(1, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", day: 13)
+      ], from: 10, before: nil, undated: true, reason: .unknown, cause: .unknown),
+    Window(
       name: "billing retry that ran out", infos: [info(1, retry: true, signed: 11)],
       notifications: [notification(1, "EXPIRED", "BILLING_RETRY", day: 70)], from: 10,
       before: nil, undated: false, reason: .billingRetryExhausted, cause: .billingError),

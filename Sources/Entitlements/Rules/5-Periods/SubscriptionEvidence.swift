@@ -115,40 +115,45 @@ struct SubscriptionEvidence {
     about subscription: OriginalTransactionID, from start: Instant, before end: Instant?,
     includingUndated: Bool
   ) -> Statement {
-    func inWindow(_ date: Instant?) -> Bool {
-      guard let date else { return includingUndated }
-      return date >= start && end.map { date < $0 } ?? true
+    func inWindow(_ date: Instant) -> Bool {
+      date >= start && end.map { date < $0 } ?? true
     }
-    // Both lists are oldest first: merged as they are read, with no list of events made. At
-    // one instant, a notification comes after the renewal info it carries; undated renewal
-    // info last.
+    // Both lists are oldest first (undated infos before dated ones): the dated ones are merged
+    // as they are read, with no list of events made; at one instant, a notification comes
+    // after the renewal info it carries. Undated renewal info comes last: it describes the
+    // time after the last coverage, the newest statement.
     let infos = infos(of: subscription)
+    let firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
     let notifications = notifications(of: subscription)
     var statement = Statement()
-    var (nextInfo, nextNotification) = (infos.startIndex, notifications.startIndex)
+    var (nextInfo, nextNotification) = (firstDated, notifications.startIndex)
     while true {
-      while nextInfo < infos.endIndex, !inWindow(infos[nextInfo].signedDate) { nextInfo += 1 }
+      while nextInfo < infos.endIndex, let date = infos[nextInfo].signedDate, !inWindow(date) {
+        nextInfo += 1
+      }
       while nextNotification < notifications.endIndex,
         !inWindow(notifications[nextNotification].signedDate)
       {
         nextNotification += 1
       }
-      let hasInfo = nextInfo < infos.endIndex
-      let hasNotification = nextNotification < notifications.endIndex
-      if hasInfo,
-        !hasNotification
-          || (infos[nextInfo].signedDate ?? .distantFuture)
-            <= notifications[nextNotification].signedDate
-      {
+      let info = nextInfo < infos.endIndex ? infos[nextInfo].signedDate : nil
+      let notification =
+        nextNotification < notifications.endIndex
+        ? notifications[nextNotification].signedDate : nil
+      if let info, notification.map({ info <= $0 }) ?? true {
         statement.note(infos[nextInfo])
         nextInfo += 1
-      } else if hasNotification {
+      } else if notification != nil {
         statement.note(notifications[nextNotification])
         nextNotification += 1
       } else {
-        return statement
+        break
       }
     }
+    if includingUndated {
+      for index in infos.startIndex..<firstDated { statement.note(infos[index]) }
+    }
+    return statement
   }
 }
 
