@@ -8,20 +8,21 @@ import Testing
 @Suite("Canonical order: the radix sort of long histories")
 struct CanonicalOrderTests {
   /// Shuffled histories on both sides of the 64-entry threshold, with many entries bought at
-  /// one instant (ids of 15 and 16 digits, whose text and number orders differ), some without
-  /// a purchase date, and instants decades apart.
+  /// one instant (ids of 15 and 16 digits, whose text and number orders differ), with and
+  /// without entries lacking a purchase date, and instants decades apart. The radix sort is
+  /// also asked directly, at every size: it must answer, and agree.
   @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
-  func agreesWithAComparisonSort(seed: UInt64) {
+  func agreesWithAComparisonSort(seed: UInt64) throws {
     print("CanonicalOrderTests seed \(seed)")
     var random = SeededRandom(seed: seed)
     let base = Instant(millisecondsSince1970: 1_600_000_000_000)
-    for count in [10, 63, 64, 65, 300, 2_000] {
+    for (count, undatedShare) in [10, 63, 64, 65, 300, 2_000].flatMap({ [($0, 0), ($0, 20)] }) {
       var entries: [ReceiptEntry] = []
       for index in 0..<count {
         // About one entry in four shares an instant with others; a few have none.
         let slot = Int64(random.next(upperBound: UInt64(max(count / 4, 1))))
         let purchase: Instant? =
-          random.next(upperBound: UInt64(20)) == 0
+          undatedShare > 0 && random.next(upperBound: UInt64(undatedShare)) == 0
           ? nil : base + .days(slot * 3_000 / Int64(count) * 7)
         let first: Int =
           random.next(upperBound: UInt64(2)) == 0 ? 100_000_000_000_000 : 1_000_000_000_000_000
@@ -35,12 +36,14 @@ struct CanonicalOrderTests {
       let expected = entries.indices.sorted {
         ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
       }
-      let order = ReceiptEntry.canonicalOrder(of: entries)
-      // Ids are all different: the order of ids is the order of entries.
-      #expect(
-        order.map { entries[$0].transactionID } == expected.map { entries[$0].transactionID },
-        "\(count) entries")
-      #expect(order.sorted() == Array(entries.indices), "each index once")
+      let radix = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.radixOrder(of:)))
+      for order in [ReceiptEntry.canonicalOrder(of: entries), radix] {
+        // Ids are all different: the order of ids is the order of entries.
+        #expect(
+          order.map { entries[$0].transactionID } == expected.map { entries[$0].transactionID },
+          "\(count) entries, 1 in \(undatedShare) undated")
+        #expect(order.sorted() == Array(entries.indices), "each index once")
+      }
     }
   }
 
@@ -61,6 +64,10 @@ struct CanonicalOrderTests {
   /// canonically equivalent texts with different bytes.
   @Test(arguments: [
     ("com.example.monthly", "com.example.monthly"), ("com.example.monthly", "com.example.yearly"),
+    // Made at run time: separate storage, equal or differing in the last bytes.
+    (String(repeating: "com.example.", count: 2) + "monthly", "com.example.com.example.monthly"),
+    ("com.example." + String(repeating: "z", count: 7), "com.example.zzzzzzy"),
+    ("1000000000000001" + String(1), "10000000000000011"),
     ("", ""), ("a", ""), ("\u{212A}", "K"), ("caf\u{E9}", "cafe\u{301}"), ("é", "e"),
     ("1000000000000001", "1000000000000002"),
   ])

@@ -35,22 +35,26 @@ struct ProductClassificationTests {
         purchaseDate: start + .days(Int64(index) * 30),
         expiresDate: start + .days(Int64(index) * 30 + 30))
     }
+    // What each product is, written out here rather than looked up in the catalog: `nil`
+    // for a purchase event.
+    let expectedKinds: [String: (type: ProductKind, entitlement: EntitlementID)?] = [
+      "monthly": (.autoRenewable, "premium"), "yearly": (.autoRenewable, "premium"),
+      "pass": (.nonRenewing, "magazine"), "lifetime": (.nonConsumable, "magazine"),
+      "coins": nil,
+      // Missing from the catalog, with an expiry: an auto-renewable subscription of its own
+      // entitlement, named by the subscription, and a diagnostic.
+      "unknown": (.autoRenewable, "1000000000000000"),
+    ]
     for order in [nil, Array(entries.indices.reversed())] {
       let classification = ProductClassification.classify(order, of: entries, catalog: Self.catalog)
       var expected: [EntitlementID: [(Int, ProductKind)]] = [:]
-      var events: [Int] = []
+      var events: [TransactionID] = []
       for index in order ?? Array(entries.indices) {
-        // A product missing from the catalog, with an expiry: an auto-renewable subscription
-        // of its own entitlement, named by the subscription.
-        let product =
-          Self.catalog[entries[index].productID]
-          ?? CatalogProduct(
-            id: entries[index].productID, type: .autoRenewable, entitlement: "1000000000000000")
-        guard product.type != .consumable else {
-          events.append(index)
+        guard let kind = expectedKinds[products[index]] ?? nil else {
+          events.append(entries[index].transactionID)
           continue
         }
-        expected[product.entitlement, default: []].append((index, product.type))
+        expected[kind.entitlement, default: []].append((index, kind.type))
       }
       #expect(classification.groups.map(\.id) == expected.keys.sorted())
       for group in classification.groups {
@@ -59,8 +63,13 @@ struct ProductClassificationTests {
         }
         #expect(members.map(\.0) == expected[group.id]?.map(\.0), "\(group.id) in \(products)")
         #expect(members.map(\.1) == expected[group.id]?.map(\.1), "\(group.id) in \(products)")
+        // The product missing from the catalog is reported in its own group, once per entry.
+        let unknown = members.filter { products[$0.0] == "unknown" }.count
+        #expect(
+          group.diagnostics.map(\.kind) == Array(repeating: .productNotInCatalog, count: unknown))
       }
-      #expect(classification.purchaseEvents.count == events.count)
+      #expect(classification.purchaseEvents.map(\.entry.transactionID) == events)
+      #expect(classification.diagnostics.isEmpty)
     }
   }
 }

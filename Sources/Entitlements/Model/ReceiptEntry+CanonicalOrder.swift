@@ -104,37 +104,46 @@ extension ReceiptEntry {
   }
 
   /// ``canonicalOrder(of:)-([ReceiptEntry])`` of a long history, by a radix sort of one key
-  /// per entry: its purchase instant (as an offset from the earliest) above its index. Entries
-  /// that share a purchase instant come out by index, and are then put in canonical order
-  /// among themselves. `nil` when the instants span too much time for the key, which no
-  /// real history does.
-  private static func radixOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
-    // Instants as unsigned numbers in the same order; none first.
-    func purchaseKey(_ entry: ReceiptEntry) -> UInt64 {
-      UInt64(bitPattern: entry.purchaseDate?.millisecondsSince1970 ?? .min) ^ (1 << 63)
-    }
-    var (low, high) = (UInt64.max, UInt64.min)
-    for entry in entries {
-      let key = purchaseKey(entry)
-      (low, high) = (Swift.min(low, key), Swift.max(high, key))
-    }
-    let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
-    guard (high - low) >> (64 - indexBits) == 0 else { return nil }
-    var keys = [UInt64]()
-    keys.reserveCapacity(entries.count)
+  /// per dated entry: its purchase instant (as an offset from the earliest) above its index.
+  /// Entries that share a purchase instant come out by index, and are then put in canonical
+  /// order among themselves; entries without a purchase date come first, in canonical order.
+  /// `nil` when the instants span more time than the key holds (about 4 000 years for a
+  /// history of 10⁶ entries), which no real history does.
+  static func radixOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
+    var undated: [Int] = []
+    var (low, high) = (Int64.max, Int64.min)
     for index in entries.indices {
-      keys.append((purchaseKey(entries[index]) - low) << indexBits | UInt64(index))
+      guard let purchase = entries[index].purchaseDate?.millisecondsSince1970 else {
+        undated.append(index)
+        continue
+      }
+      (low, high) = (Swift.min(low, purchase), Swift.max(high, purchase))
+    }
+    undated.sort { canonicallyPrecedes(entries[$0], entries[$1]) }
+    guard undated.count < entries.count else { return undated }
+    let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
+    // The span as an unsigned number: exact even where `high - low` overflows `Int64`.
+    let span = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
+    guard span >> (64 - indexBits) == 0 else { return nil }
+    var keys = [UInt64]()
+    keys.reserveCapacity(entries.count - undated.count)
+    for index in entries.indices {
+      guard let purchase = entries[index].purchaseDate?.millisecondsSince1970 else { continue }
+      keys.append(UInt64(bitPattern: purchase &- low) << indexBits | UInt64(index))
     }
     keys.radixSort()
     let indexMask = (UInt64(1) << indexBits) - 1
-    var order = keys.map { Int(truncatingIfNeeded: $0 & indexMask) }
+    var order = undated
+    order.reserveCapacity(entries.count)
+    for key in keys { order.append(Int(truncatingIfNeeded: key & indexMask)) }
     // Runs of one purchase instant, in canonical order among themselves.
     var start = 0
     while start < keys.count {
       var end = start + 1
       while end < keys.count, keys[end] >> indexBits == keys[start] >> indexBits { end += 1 }
       if end - start > 1 {
-        order[start..<end].sort { canonicallyPrecedes(entries[$0], entries[$1]) }
+        let run = (undated.count + start)..<(undated.count + end)
+        order[run].sort { canonicallyPrecedes(entries[$0], entries[$1]) }
       }
       start = end
     }

@@ -10,8 +10,8 @@
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic. Consumables are purchase events.
 enum ProductClassification {
   /// The entries of one entitlement, in canonical order, as runs of entries next to each
-  /// other in that order that count with one product type: a history of one product is one
-  /// run, however long.
+  /// other in that order that count with one product type: a history of one catalog product
+  /// is one run, however long (a product missing from the catalog makes a run per entry).
   struct Group {
     /// Entries of one type, at consecutive positions of the canonical order.
     struct Run {

@@ -20,13 +20,16 @@ enum LapseRules {
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
   /// - Returns: One lapse per gap between two periods.
-  /// - Complexity: O(p + r log r + c) for p periods, r refunds and c coverage (each period's
-  ///   coverage is read once, for the gap after it), plus the evidence read for each gap.
+  /// - Complexity: O(p + r log r + c·s) for p periods, r refunds, c coverage and s
+  ///   subscriptions ending at one instant or in the entitlement (each period's coverage is
+  ///   read once, for the gap after it; subscriptions are few, and hashed past eight), plus
+  ///   the evidence read for each gap.
   static func lapses(
     between periods: [ActivePeriod], layout: PeriodRules.Layout, coverage: CoverageList,
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
     billingRetryAfter: (Int) -> FixedDuration
   ) -> [Lapse] {
+    assert(periods.count == layout.spans.count, "one span per period")
     guard periods.count > 1 else { return [] }
     // What refunded entries would have covered, by start; and the latest end of those
     // starting before a gap's end: "does any refunded span meet this gap" is then one
