@@ -26,13 +26,41 @@ enum ProductClassification {
     /// The canonical order the runs' positions are in: indices of the history's entries, or
     /// `nil` for the entries' own order.
     let order: [Int]?
-    /// The entitlement's entries, run by run.
-    var runs: [Run] = []
+    /// The first run, kept in place: most groups have one, and need no list.
+    private var firstRun: Run?
+    /// The runs after the first.
+    private var laterRuns: [Run] = []
     /// The diagnostics of classifying the entries (a product missing from the catalog).
     var diagnostics: [Diagnostic] = []
 
+    init(id: EntitlementID, order: [Int]?) {
+      (self.id, self.order) = (id, order)
+    }
+
+    /// How many runs the group holds.
+    var runCount: Int { firstRun == nil ? 0 : 1 + laterRuns.count }
+
+    /// The run at `index`, `0 ..< runCount`.
+    func run(_ index: Int) -> Run {
+      guard index > 0, !laterRuns.isEmpty else {
+        guard let firstRun, index == 0 else { preconditionFailure("no run \(index)") }
+        return firstRun
+      }
+      return laterRuns[index - 1]
+    }
+
+    /// The runs, in order.
+    var runs: [Run] { (0..<runCount).map(run) }
+
     /// How many entries the group holds.
-    var count: Int { runs.reduce(0) { $0 + $1.positions.count } }
+    var count: Int {
+      (firstRun?.positions.count ?? 0) + laterRuns.reduce(0) { $0 + $1.positions.count }
+    }
+
+    /// Adds a run after the others.
+    mutating func add(_ run: Run) {
+      if firstRun == nil { firstRun = run } else { laterRuns.append(run) }
+    }
 
     /// The index of the entry at `position` of the canonical order.
     @inline(__always)
@@ -59,10 +87,8 @@ enum ProductClassification {
     _ order: [Int]?, of entries: [ReceiptEntry], catalog: ProductCatalog
   ) -> Classification {
     var result = Classification()
-    // The group entries go to (usually the only one): its runs are held in `runs` while it
-    // is current, and swapped back into its place when another group becomes current.
+    // The group entries go to (usually the only one).
     var current: Int?
-    var runs: [Group.Run] = []
     // The run being read: its first position and type. It ends where an entry of another
     // product, or one that goes elsewhere, is met.
     var runStart: Int?
@@ -82,8 +108,8 @@ enum ProductClassification {
         let index = order?[position] ?? position
         if let previousProduct, previousProduct == entries[index].productID { continue }
         // The run so far ends here.
-        if let start = runStart {
-          runs.append(Group.Run(positions: start..<position, productType: runType))
+        if let start = runStart, let current {
+          result.groups[current].add(Group.Run(positions: start..<position, productType: runType))
           runStart = nil
         }
         let previous = previousProduct.flatMap { product in current.map { (product, runType, $0) } }
@@ -93,11 +119,7 @@ enum ProductClassification {
         {
           // The product before the previous one: its type and group are known.
           otherProduct = previous
-          if other.group != current {
-            if let current { swap(&runs, &result.groups[current].runs) }
-            swap(&runs, &result.groups[other.group].runs)
-            current = other.group
-          }
+          current = other.group
           (runStart, runType) = (position, other.type)
           previousProduct = entries[index].productID
           continue
@@ -114,8 +136,7 @@ enum ProductClassification {
           continue
         }
         if current.map({ result.groups[$0].id != entitlement }) ?? true {
-          // Another group becomes current (a nested function here would box the variables
-          // it changes, and check each access to them at run time).
+          // Another group becomes current.
           let position: Int
           if let found = positions[entitlement] {
             position = found
@@ -125,8 +146,6 @@ enum ProductClassification {
             if position > 0 { positions[entitlement] = position }
             result.groups.append(Group(id: entitlement, order: order))
           }
-          if let current { swap(&runs, &result.groups[current].runs) }
-          swap(&runs, &result.groups[position].runs)
           current = position
         }
         (runStart, runType) = (position, type)
@@ -136,10 +155,9 @@ enum ProductClassification {
         if let current, !diagnostics.isEmpty { result.groups[current].diagnostics += diagnostics }
       }
     }
-    if let start = runStart {
-      runs.append(Group.Run(positions: start..<count, productType: runType))
+    if let start = runStart, let current {
+      result.groups[current].add(Group.Run(positions: start..<count, productType: runType))
     }
-    if let current { swap(&runs, &result.groups[current].runs) }
     result.groups.sort { $0.id < $1.id }
     return result
   }

@@ -31,7 +31,8 @@ enum CoverageRules {
     var records: [CoverageRecord] = []
     records.reserveCapacity(count)
     entries.withUnsafeBufferPointer { entries in
-      for run in group.runs {
+      for runIndex in 0..<group.runCount {
+        let run = group.run(runIndex)
         let type = run.productType
         for position in run.positions {
           let index = group.entryIndex(at: position)
@@ -44,8 +45,8 @@ enum CoverageRules {
             var made: [(Instant, Int)] = []
             made.reserveCapacity(count)
             var recordPosition = 0
-            for run in group.runs {
-              for position in run.positions {
+            for runIndex in 0..<group.runCount {
+              for position in group.run(runIndex).positions {
                 if let purchase = entries[group.entryIndex(at: position)].purchaseDate {
                   made.append((purchase, recordPosition))
                 }
