@@ -58,8 +58,9 @@ struct ProductClassificationTests {
       }
       #expect(classification.groups.map(\.id) == expected.keys.sorted())
       for group in classification.groups {
-        let members = group.runs.flatMap { run in
-          run.positions.map { (group.entryIndex(at: $0), run.productType) }
+        let members = (0..<group.runCount).flatMap { index in
+          let run = group.run(index)
+          return run.positions.map { (group.entryIndex(at: $0), run.productType) }
         }
         #expect(members.map(\.0) == expected[group.id]?.map(\.0), "\(group.id) in \(products)")
         #expect(members.map(\.1) == expected[group.id]?.map(\.1), "\(group.id) in \(products)")

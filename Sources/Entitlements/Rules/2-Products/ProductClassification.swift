@@ -49,9 +49,6 @@ enum ProductClassification {
       return laterRuns[index - 1]
     }
 
-    /// The runs, in order.
-    var runs: [Run] { (0..<runCount).map(run) }
-
     /// How many entries the group holds.
     var count: Int {
       (firstRun?.positions.count ?? 0) + laterRuns.reduce(0) { $0 + $1.positions.count }
@@ -137,16 +134,16 @@ enum ProductClassification {
         }
         if current.map({ result.groups[$0].id != entitlement }) ?? true {
           // Another group becomes current.
-          let position: Int
+          let group: Int
           if let found = positions[entitlement] {
-            position = found
+            group = found
           } else {
             if result.groups.count == 1 { positions[result.groups[0].id] = 0 }
-            position = result.groups.count
-            if position > 0 { positions[entitlement] = position }
+            group = result.groups.count
+            if group > 0 { positions[entitlement] = group }
             result.groups.append(Group(id: entitlement, order: order))
           }
-          current = position
+          current = group
         }
         (runStart, runType) = (position, type)
         // The entry's own string, not the catalog's: entries read from one document share one
