@@ -141,9 +141,45 @@ struct LapseRulesTests {
     #expect(evaluation.lapses.map(\.cause) == [.refund])
   }
 
-  /// The forms one history with renewal info can take: the evaluator's pass notes each
-  /// subscription's last end (`KnownSubscriptions`) in all but the last, which names more
-  /// subscriptions than it keeps and is read by the pass over the coverage instead.
+  /// Subscription A lapses with auto-renew off, and B covers after the gap for `renewals`
+  /// entries; A either never comes back, or covers once right after the gap, before B. A's
+  /// undated renewal info explains the gap only when A never covers again. Whether it does is
+  /// read from the last positions first, and past a few of them from every subscription's
+  /// last end: 3 and 20 renewals of B take each way.
+  @Test(arguments: [(false, 3), (true, 3), (false, 20), (true, 20)])
+  func undatedInfoExplainsALapseOnlyWhenItsSubscriptionNeverCoversAgain(
+    aReturns: Bool, renewals: Int
+  ) throws {
+    let (a, b) = ("1000000000000001", "1000000000000002")
+    let restart = instant("2017-02-10")
+    var entries = [sub("2000000000000001", "2017-01-01", "2017-02-01", original: a)]
+    var start = restart
+    if aReturns {
+      entries.append(sub("2000000000000002", "2017-02-10", "2017-03-10", original: a))
+      start = instant("2017-03-10")
+    }
+    for renewal in 0..<renewals {
+      let from = start + .days(30 * Int64(renewal))
+      entries.append(
+        sub(
+          String(2_000_000_000_000_100 + renewal), from.description,
+          (from + .days(30)).description, original: b))
+    }
+    let evaluation = try evaluateOne(
+      entries,
+      renewalInfo: [
+        RenewalInfo(originalTransactionID: OriginalTransactionID(a), autoRenewStatus: false)
+      ],
+      catalog: ProductCatalog([
+        CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium")
+      ]))
+    #expect(
+      evaluation.lapses.map(\.interval) == [Interval(start: instant("2017-02-01"), end: restart)])
+    #expect(evaluation.lapses.map(\.cause) == [aReturns ? .unknown : .voluntary])
+  }
+
+  /// The forms one history with renewal info can take; the last names more subscriptions
+  /// than the evaluator compares in a list, and hashes them.
   enum Form: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inOrder, reversed
     /// Each entry's `original_transaction_id` in a string of its own: recognised by text.

@@ -22,8 +22,9 @@ enum LapseRules {
   /// - Returns: One lapse per gap between two periods.
   /// - Complexity: O(p + r log r + c·s) for p periods, r refunds, c coverage and s
   ///   subscriptions ending at one instant or in the entitlement (each period's coverage is
-  ///   read once, for the gap after it; subscriptions are few, and hashed past eight), plus
-  ///   the evidence read for each gap.
+  ///   read once, for the gap after it; whether a subscription covers again is read from the
+  ///   last few positions, or from a table of every subscription's last end made once, hashed
+  ///   past eight subscriptions), plus the evidence read for each gap.
   static func lapses(
     between periods: [ActivePeriod], layout: PeriodRules.Layout, coverage: CoverageList,
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
@@ -42,8 +43,10 @@ enum LapseRules {
       refunded.sort { $0.start < $1.start }
     }
     let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
-    // Each subscription's last end, made when a gap first needs evidence.
-    var lastEnds: SubscriptionEnds?
+    // Whether a subscription covers again after a gap, and the coverage ending at a gap: kept
+    // from gap to gap.
+    var coversAgain = CoversAgain(layout: layout, coverage: coverage)
+    var endings: [(entry: Int, start: Instant)] = []
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: cursors instead of a search per gap.
     var startingBefore = 0
@@ -72,11 +75,10 @@ enum LapseRules {
       } else if evidence.isEmpty {
         lapses.append(Lapse(interval: gap, cause: .unknown))
       } else {
-        let ends = lastEnds ?? SubscriptionEnds(coverage)
-        lastEnds = ends
+        collectEndings(at: gap.start, of: layout.spans[index], layout, coverage, into: &endings)
         let causes = Causes(
-          gap: gap, endingAt: endings(at: gap.start, of: layout.spans[index], layout, coverage),
-          lastEnds: ends, coverage: coverage, evidence: evidence, couldBeRecovery: couldBeRecovery)
+          gap: gap, after: index, endingAt: endings, coversAgain: &coversAgain,
+          coverage: coverage, evidence: evidence, couldBeRecovery: couldBeRecovery)
         lapses.append(causes.lapse)
       }
     }
@@ -85,12 +87,13 @@ enum LapseRules {
 
   /// The coverage of a period that ends at `end` (the period's end), one per subscription:
   /// its entry's index and the latest start of that subscription's coverage ending there.
-  /// Only the period's own coverage can end where it ends.
-  private static func endings(
+  /// Only the period's own coverage can end where it ends. `endings` is emptied first, and
+  /// keeps its storage.
+  private static func collectEndings(
     at end: Instant, of span: PeriodRules.Layout.Span, _ layout: PeriodRules.Layout,
-    _ coverage: CoverageList
-  ) -> [(entry: Int, start: Instant)] {
-    var endings: [(entry: Int, start: Instant)] = []
+    _ coverage: CoverageList, into endings: inout [(entry: Int, start: Instant)]
+  ) {
+    endings.removeAll(keepingCapacity: true)
     for position in span.range {
       let record = coverage.records[layout.coverageIndex(at: position)]
       guard let interval = record.interval, interval.end == end else { continue }
@@ -103,7 +106,48 @@ enum LapseRules {
         endings.append((record.entryIndex, interval.start))
       }
     }
-    return endings
+  }
+
+  /// Whether a subscription whose coverage ends at a gap covers again after it. Its coverage
+  /// after the gap is in the later periods, at the positions past the period's (``PeriodRules/Layout``):
+  /// the last positions are read first, as the subscription that lapsed usually renews and
+  /// covers last; past ``scanLimit`` of them without an answer, every subscription's last end
+  /// is tabled once and read from then on.
+  private struct CoversAgain {
+    /// How many positions, from the last, are read before the table is made.
+    static let scanLimit = 16
+    let layout: PeriodRules.Layout
+    let coverage: CoverageList
+    /// Every subscription's last end, once a scan has not been enough.
+    private var lastEnds: SubscriptionEnds?
+
+    init(layout: PeriodRules.Layout, coverage: CoverageList) {
+      (self.layout, self.coverage) = (layout, coverage)
+    }
+
+    /// Whether `subscription`, whose coverage ends where the gap after the period at
+    /// `period` begins, has coverage in a later period.
+    mutating func callAsFunction(
+      _ subscription: OriginalTransactionID, after period: Int, gapStart: Instant
+    ) -> Bool {
+      if let lastEnds { return lastEnds.lastEnd(of: subscription) != gapStart }
+      let after = layout.spans[period].range.upperBound
+      var position = layout.spans[layout.spans.count - 1].range.upperBound
+      var read = 0
+      while position > after, read < Self.scanLimit {
+        position -= 1
+        read += 1
+        let record = coverage.records[layout.coverageIndex(at: position)]
+        guard record.hasInterval else { continue }
+        if coverage.entries[record.entryIndex].originalTransactionID == subscription {
+          return true
+        }
+      }
+      if position == after { return false }
+      let ends = SubscriptionEnds(coverage)
+      lastEnds = ends
+      return ends.lastEnd(of: subscription) != gapStart
+    }
   }
 
   /// The latest end of each subscription's coverage.
@@ -157,8 +201,8 @@ enum LapseRules {
     let lapse: Lapse
 
     init(
-      gap: Interval, endingAt endings: [(entry: Int, start: Instant)],
-      lastEnds: SubscriptionEnds, coverage: CoverageList, evidence: SubscriptionEvidence,
+      gap: Interval, after period: Int, endingAt endings: [(entry: Int, start: Instant)],
+      coversAgain: inout CoversAgain, coverage: CoverageList, evidence: SubscriptionEvidence,
       couldBeRecovery: Bool
     ) {
       // The best cause so far in the order billing error, price increase, product
@@ -169,7 +213,7 @@ enum LapseRules {
         let subscription = coverage.entries[ending.entry].originalTransactionID
         let statement = evidence.statement(
           about: subscription, from: ending.start, before: gap.end,
-          includingUndated: lastEnds.lastEnd(of: subscription) == gap.start)
+          includingUndated: !coversAgain(subscription, after: period, gapStart: gap.start))
         let cause = statement.cause(couldBeRecovery: couldBeRecovery)
         guard let rank = Self.rank(cause) else { continue }
         if cause == .billingError, statement.reason == .billingRetryExhausted { exhausted = true }

@@ -29,6 +29,9 @@ struct SubscriptionEvidence {
   let notifications: [NotificationEvidence]
   /// The latest grace period end any renewal info states: no grace period can end later.
   let latestGracePeriodEnd: Instant?
+  /// Whether any renewal info is dated or any notification given: without, only undated
+  /// renewal info speaks, of the time after a subscription's last coverage.
+  private let hasDatedEvidence: Bool
 
   /// The evidence of a history. Infos of one subscription signed at one instant that
   /// disagree keep the first in the order of ``RenewalInfo/precedes(_:_:)``, so that the
@@ -39,11 +42,14 @@ struct SubscriptionEvidence {
   ) {
     self.infos = infos.count < 2 ? infos : Self.unique(infos, diagnostics: &diagnostics)
     var latest: Instant?
+    var dated = !notifications.isEmpty
     for index in self.infos.indices {
+      if self.infos[index].signedDate != nil { dated = true }
       guard let end = self.infos[index].gracePeriodExpiresDate else { continue }
       latest = latest.map { max($0, end) } ?? end
     }
     latestGracePeriodEnd = latest
+    hasDatedEvidence = dated
     self.notifications =
       notifications.count < 2
       ? notifications
@@ -115,6 +121,9 @@ struct SubscriptionEvidence {
     about subscription: OriginalTransactionID, from start: Instant, before end: Instant?,
     includingUndated: Bool
   ) -> Statement {
+    // Most histories date nothing (verifyReceipt's renewal info): a lapse the subscription
+    // covers after has no statement then, and no list is searched for it.
+    guard hasDatedEvidence || includingUndated else { return Statement() }
     func inWindow(_ date: Instant) -> Bool {
       date >= start && end.map { date < $0 } ?? true
     }
