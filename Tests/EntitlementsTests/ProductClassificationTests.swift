@@ -3,7 +3,7 @@ import Testing
 @testable import Entitlements
 
 /// Classification reads the catalog once per product met, remembers the last two, and keeps
-/// runs of entries: whatever the order of products, every entry goes to its product's
+/// runs of entries of one type: whatever the order of products, every entry goes to its product's
 /// entitlement with its product's type (SPEC §2).
 @Suite("Product classification: groups and types, whatever the order of products")
 struct ProductClassificationTests {
@@ -64,6 +64,14 @@ struct ProductClassificationTests {
         }
         #expect(members.map(\.0) == expected[group.id]?.map(\.0), "\(group.id) in \(products)")
         #expect(members.map(\.1) == expected[group.id]?.map(\.1), "\(group.id) in \(products)")
+        // Runs are as long as they can be: two that meet differ in type (monthly and yearly
+        // plans in turn are one run).
+        for index in 1..<max(1, group.runCount) {
+          let (before, after) = (group.run(index - 1), group.run(index))
+          #expect(
+            before.positions.upperBound != after.positions.lowerBound
+              || before.productType != after.productType, "\(group.id) in \(products)")
+        }
         // The product missing from the catalog is reported in its own group, once per entry.
         let unknown = members.filter { products[$0.0] == "unknown" }.count
         #expect(

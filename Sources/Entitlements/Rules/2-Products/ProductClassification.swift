@@ -10,8 +10,10 @@
 /// ``Diagnostic/Kind/productNotInCatalog`` diagnostic. Consumables are purchase events.
 enum ProductClassification {
   /// The entries of one entitlement, in canonical order, as runs of entries next to each
-  /// other in that order that count with one product type: a history of one catalog product
-  /// is one run, however long (a product missing from the catalog makes a run per entry).
+  /// other in that order that count with one product type: a history of one catalog product,
+  /// or of several of one type (monthly and yearly plans), is one run, however long; a run
+  /// ends only where an entry of another type, of another entitlement or a purchase event
+  /// comes between.
   struct Group {
     /// Entries of one type, at consecutive positions of the canonical order.
     struct Run {
@@ -87,7 +89,7 @@ enum ProductClassification {
     // The group entries go to (usually the only one).
     var current: Int?
     // The run being read: its first position and type. It ends where an entry of another
-    // product, or one that goes elsewhere, is met.
+    // type, or one that goes elsewhere, is met.
     var runStart: Int?
     var runType = ProductKind.autoRenewable
     // The positions of the groups by entitlement, made when a second group appears.
@@ -99,16 +101,25 @@ enum ProductClassification {
     // two products around upgrades and downgrades.
     var otherProduct: (id: ProductID, type: ProductKind, group: Int)?
     let count = order?.count ?? entries.count
+    /// Ends the run being read before `position`.
+    func endRun(before position: Int) {
+      if let start = runStart, let current {
+        result.groups[current].add(Group.Run(positions: start..<position, productType: runType))
+      }
+      runStart = nil
+    }
+    /// The entry at `position` goes to `group` with `type`: the run being read goes on when
+    /// it is of that group and type, else another begins.
+    func join(_ group: Int, _ type: ProductKind, at position: Int) {
+      if runStart != nil, current == group, runType == type { return }
+      endRun(before: position)
+      (current, runStart, runType) = (group, position, type)
+    }
     // Entries are read in place: a copy of an entry retains its strings.
     entries.withUnsafeBufferPointer { entries in
       for position in 0..<count {
         let index = order?[position] ?? position
         if let previousProduct, previousProduct == entries[index].productID { continue }
-        // The run so far ends here.
-        if let start = runStart, let current {
-          result.groups[current].add(Group.Run(positions: start..<position, productType: runType))
-          runStart = nil
-        }
         let previous = previousProduct.flatMap { product in current.map { (product, runType, $0) } }
         previousProduct = nil
         if let other = otherProduct,
@@ -116,8 +127,7 @@ enum ProductClassification {
         {
           // The product before the previous one: its type and group are known.
           otherProduct = previous
-          current = other.group
-          (runStart, runType) = (position, other.type)
+          join(other.group, other.type, at: position)
           previousProduct = entries[index].productID
           continue
         }
@@ -128,13 +138,14 @@ enum ProductClassification {
           product.map { ($0.type, $0.entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
         guard let type, type != .consumable else {
+          endRun(before: position)
           if !diagnostics.isEmpty { result.diagnostics += diagnostics }
           result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: type))
           continue
         }
+        var group = current ?? 0
         if current.map({ result.groups[$0].id != entitlement }) ?? true {
-          // Another group becomes current.
-          let group: Int
+          // Another group.
           if let found = positions[entitlement] {
             group = found
           } else {
@@ -143,18 +154,15 @@ enum ProductClassification {
             if group > 0 { positions[entitlement] = group }
             result.groups.append(Group(id: entitlement, order: order))
           }
-          current = group
         }
-        (runStart, runType) = (position, type)
+        join(group, type, at: position)
         // The entry's own string, not the catalog's: entries read from one document share one
         // string per product, and the same string is recognised without reading its text.
         if product != nil { previousProduct = entries[index].productID }
-        if let current, !diagnostics.isEmpty { result.groups[current].diagnostics += diagnostics }
+        if !diagnostics.isEmpty { result.groups[group].diagnostics += diagnostics }
       }
     }
-    if let start = runStart, let current {
-      result.groups[current].add(Group.Run(positions: start..<count, productType: runType))
-    }
+    endRun(before: count)
     result.groups.sort { $0.id < $1.id }
     return result
   }
