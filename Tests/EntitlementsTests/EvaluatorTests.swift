@@ -124,13 +124,27 @@ struct EvaluatorTests {
     #expect(forward.diagnostics.map(\.kind) == [.conflictingDuplicate])
   }
 
-  @Test func renewalInfoMatchingNoEntryIsReported() {
+  /// Each subscription whose renewal info names no entry is reported once, however many infos
+  /// it has: with a few infos the entries are searched, with more they are hashed.
+  @Test(arguments: [1, 3])
+  func renewalInfoMatchingNoEntryIsReportedOnce(infosPerSubscription: Int) {
+    let subscriptions = ["1", "original_transaction_id_value", "2000000000000002"]
+    let infos = (0..<infosPerSubscription).flatMap { day in
+      subscriptions.map { id in
+        RenewalInfo(
+          originalTransactionID: OriginalTransactionID(id), autoRenewStatus: true,
+          signedDate: instant("2017-01-01") + .days(Int64(day)))
+      }
+    }
     let evaluation = Evaluator().evaluate(
-      PurchaseHistory(
-        entries: [sub("1", "2017-01-01", "2017-02-01")],
-        renewalInfo: [RenewalInfo(originalTransactionID: "original_transaction_id_value")]))
-    #expect(evaluation.diagnostics.map(\.kind) == [.renewalInfoWithoutEntries])
-    #expect(evaluation.diagnostics.first?.originalTransactionID == "original_transaction_id_value")
+      PurchaseHistory(entries: [sub("1", "2017-01-01", "2017-02-01")], renewalInfo: infos))
+    #expect(
+      evaluation.diagnostics.map(\.kind) == [
+        .renewalInfoWithoutEntries, .renewalInfoWithoutEntries,
+      ])
+    #expect(
+      Set(evaluation.diagnostics.compactMap(\.originalTransactionID))
+        == ["original_transaction_id_value", "2000000000000002"])
   }
 
   @Test func conflictingRenewalInfosKeepOneWhateverTheOrder() {

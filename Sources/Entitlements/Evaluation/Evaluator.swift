@@ -182,26 +182,29 @@ public struct Evaluator: Sendable {
   private static func unmatched(_ evidence: SubscriptionEvidence, in entries: [ReceiptEntry])
     -> [Diagnostic]
   {
-    guard !evidence.infos.isEmpty else { return [] }
+    let infos = evidence.infos
+    guard !infos.isEmpty else { return [] }
     // One subscription or a few is the norm: searching the entries for each beats hashing
     // them all.
-    let known: (OriginalTransactionID) -> Bool
-    if evidence.infos.count <= 4 {
+    let subscriptions = infos.count <= 4 ? nil : Set(entries.map(\.originalTransactionID))
+    func known(_ id: OriginalTransactionID) -> Bool {
+      if let subscriptions { return subscriptions.contains(id) }
       // By index: iterating the entries would copy each, and retain its strings.
-      known = { id in entries.indices.contains { entries[$0].originalTransactionID == id } }
-    } else {
-      let subscriptions = Set(entries.map(\.originalTransactionID))
-      known = { subscriptions.contains($0) }
+      return entries.indices.contains { entries[$0].originalTransactionID == id }
     }
-    var reported = Set<OriginalTransactionID>()
-    return evidence.infos.filter {
-      !known($0.originalTransactionID) && reported.insert($0.originalTransactionID).inserted
-    }.map {
-      Diagnostic(
-        .renewalInfoWithoutEntries, originalTransactionID: $0.originalTransactionID,
-        field: "original_transaction_id",
-        message: "renewal info matches no receipt entry; it describes nothing evaluated")
+    var unmatched: [Diagnostic] = []
+    // Infos come by subscription: each subscription is looked up once, at its first info.
+    for index in infos.indices {
+      let id = infos[index].originalTransactionID
+      guard index == 0 || infos[index - 1].originalTransactionID != id, !known(id) else {
+        continue
+      }
+      unmatched.append(
+        Diagnostic(
+          .renewalInfoWithoutEntries, originalTransactionID: id, field: "original_transaction_id",
+          message: "renewal info matches no receipt entry; it describes nothing evaluated"))
     }
+    return unmatched
   }
 
   /// The record whose subscription's renewal info describes the time after a period (SPEC §5,
