@@ -24,7 +24,8 @@ enum LapseRules {
   ///   subscriptions ending at one instant or in the entitlement (each period's coverage is
   ///   read once, for the gap after it; whether a subscription covers again is read from the
   ///   last few positions, or from a table of every subscription's last end made once, hashed
-  ///   past eight subscriptions), plus the evidence read for each gap.
+  ///   past eight subscriptions), plus the evidence read for each gap. With nothing dated,
+  ///   only the gaps after the last period of a subscription with renewal info are read.
   static func lapses(
     between periods: [ActivePeriod], layout: PeriodRules.Layout, coverage: CoverageList,
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
@@ -47,6 +48,11 @@ enum LapseRules {
     // from gap to gap.
     var coversAgain = CoversAgain(layout: layout, coverage: coverage)
     var endings: [(entry: Int, start: Instant)] = []
+    // With nothing dated (verifyReceipt's renewal info), evidence explains only the gap after
+    // the last period of a subscription it names: the others are unknown without a look.
+    let explainable =
+      evidence.isEmpty || evidence.hasDatedEvidence
+      ? nil : lastPeriods(of: evidence.infos, layout: layout, coverage: coverage)
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: cursors instead of a search per gap.
     var startingBefore = 0
@@ -72,7 +78,7 @@ enum LapseRules {
         recoveryInstants[firstRecovery] <= gap.end
       {
         lapses.append(Lapse(interval: gap, cause: .billingError))
-      } else if evidence.isEmpty {
+      } else if evidence.isEmpty || explainable.map({ !$0.contains(index) }) ?? false {
         lapses.append(Lapse(interval: gap, cause: .unknown))
       } else {
         collectEndings(at: gap.start, of: layout.spans[index], layout, coverage, into: &endings)
@@ -84,6 +90,41 @@ enum LapseRules {
     }
     return lapses
   }
+
+  /// The index of the last period each subscription of `infos` (sorted by subscription)
+  /// covers in, when at most ``lastPeriodsLimit`` subscriptions are named; `nil` for more.
+  /// Each is found from the last position back: the subscription a renewal info names usually
+  /// covers last.
+  private static func lastPeriods(
+    of infos: [RenewalInfo], layout: PeriodRules.Layout, coverage: CoverageList
+  ) -> [Int]? {
+    var periods: [Int] = []
+    var named = 0
+    for index in infos.indices {
+      let subscription = infos[index].originalTransactionID
+      if index > 0, infos[index - 1].originalTransactionID == subscription { continue }
+      named += 1
+      guard named <= lastPeriodsLimit else { return nil }
+      var period = layout.spans.count - 1
+      var position = layout.spans[period].range.upperBound
+      while position > 0 {
+        position -= 1
+        while period > 0, layout.spans[period].range.lowerBound > position { period -= 1 }
+        let record = coverage.records[layout.coverageIndex(at: position)]
+        if record.hasInterval,
+          coverage.entries[record.entryIndex].originalTransactionID == subscription
+        {
+          periods.append(period)
+          break
+        }
+      }
+    }
+    return periods
+  }
+
+  /// How many subscriptions named by undated renewal info ``lastPeriods(of:layout:coverage:)``
+  /// looks up: past them, each gap is read in full.
+  private static let lastPeriodsLimit = 4
 
   /// The coverage of a period that ends at `end` (the period's end), one per subscription:
   /// its entry's index and the latest start of that subscription's coverage ending there.

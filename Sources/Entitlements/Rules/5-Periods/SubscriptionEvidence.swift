@@ -31,7 +31,7 @@ struct SubscriptionEvidence {
   let latestGracePeriodEnd: Instant?
   /// Whether any renewal info is dated or any notification given: without, only undated
   /// renewal info speaks, of the time after a subscription's last coverage.
-  private let hasDatedEvidence: Bool
+  let hasDatedEvidence: Bool
 
   /// The evidence of a history. Infos of one subscription signed at one instant that
   /// disagree keep the first in the order of ``RenewalInfo/precedes(_:_:)``, so that the
