@@ -257,7 +257,8 @@ enum Bench {
     var sink = 0
     print("")
     let subscribers = quick ? 20_000 : 1_000_000
-    let poolSize = quick ? 2_000 : 10_000
+    let poolSize =
+      Int(ProcessInfo.processInfo.environment["BENCH_POOL"] ?? "") ?? (quick ? 2_000 : 10_000)
     print(
       "(c) batch: \(subscribers) subscribers x 24 entries, one core "
         + "(pool of \(poolSize) distinct histories, cycled)")
