@@ -60,6 +60,26 @@ struct CanonicalOrderTests {
     }
   }
 
+  /// Above its low bytes, the sort orders by the other bytes only and keeps the order of keys
+  /// equal there: keys carrying their position in the low bytes come out by value, then
+  /// position, with no pass over the position.
+  @Test(arguments: [1, 2, 3])
+  func radixSortAboveLowBytesIsStable(lowBytes: Int) {
+    var random = SeededRandom(seed: UInt64(lowBytes))
+    let shift = UInt64(8 * lowBytes)
+    for count in [2, 100, 5_000] {
+      // Few distinct values, so that many keys tie above the low bytes.
+      var keys = (0..<count).map { position in
+        random.next(upperBound: 50) << shift | UInt64(count - position)
+      }
+      let expected = keys.indices.sorted { a, b in
+        keys[a] >> shift != keys[b] >> shift ? keys[a] >> shift < keys[b] >> shift : a < b
+      }.map { keys[$0] }
+      keys.radixSort(above: lowBytes)
+      #expect(keys == expected, "\(count) keys above \(lowBytes) bytes")
+    }
+  }
+
   /// Text equality from bytes gives `==`'s answer: equal bytes, different ASCII, and
   /// canonically equivalent texts with different bytes.
   @Test(arguments: [

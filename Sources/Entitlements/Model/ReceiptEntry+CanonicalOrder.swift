@@ -121,7 +121,10 @@ extension ReceiptEntry {
     }
     undated.sort { canonicallyPrecedes(entries[$0], entries[$1]) }
     guard undated.count < entries.count else { return undated }
-    let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
+    // The index in whole low bytes, which the stable sort need not read: keys of one instant
+    // stay in the order of their indices, as they were made.
+    let indexBytes = (Int.bitWidth - (entries.count - 1).leadingZeroBitCount + 7) / 8
+    let indexBits = UInt64(8 * indexBytes)
     // The span as an unsigned number: exact even where `high - low` overflows `Int64`.
     let span = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
     guard span >> (64 - indexBits) == 0 else { return nil }
@@ -131,7 +134,7 @@ extension ReceiptEntry {
       guard let purchase = entries[index].purchaseDate?.millisecondsSince1970 else { continue }
       keys.append(UInt64(bitPattern: purchase &- low) << indexBits | UInt64(index))
     }
-    keys.radixSort()
+    keys.radixSort(above: indexBytes)
     let indexMask = (UInt64(1) << indexBits) - 1
     var order = undated
     order.reserveCapacity(entries.count)
