@@ -163,7 +163,7 @@ enum ProductClassification {
       }
     }
     endRun(before: count)
-    result.groups.sort { $0.id < $1.id }
+    if result.groups.count > 1 { result.groups.sort { $0.id < $1.id } }
     return result
   }
 
