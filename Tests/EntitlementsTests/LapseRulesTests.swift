@@ -141,16 +141,46 @@ struct LapseRulesTests {
     #expect(evaluation.lapses.map(\.cause) == [.refund])
   }
 
-  /// Subscription A lapses with auto-renew off, and B covers after the gap for `renewals`
-  /// entries; A either never comes back, or covers once right after the gap, before B. A's
-  /// undated renewal info explains the gap only when A never covers again. Whether it does is
-  /// read from the last positions first, and past a few of them from every subscription's
-  /// last end: 3 and 20 renewals of B take each way.
-  @Test(arguments: [(false, 3), (true, 3), (false, 20), (true, 20)])
+  /// What evidence comes with A's undated renewal info, which decides how a gap is read.
+  enum Evidence: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// Nothing else: only the gap after A's last period is read.
+    case undatedOnly
+    /// A dated notification of another subscription: every gap is read, and whether A covers
+    /// again is asked.
+    case withDatedNotification
+    /// Undated infos of four more subscriptions, which name no entry: more than are looked
+    /// up, so every gap is read.
+    case namingFiveSubscriptions
+    var testDescription: String { rawValue }
+  }
+
+  /// What covers after A's gap.
+  enum After: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// Three renewals of B: whether A covers again is read from the last positions.
+    case threeRenewals
+    /// Twenty renewals of B: past 16 positions, from every subscription's last end.
+    case twentyRenewals
+    /// Twenty subscriptions of one entry each: their last ends are hashed.
+    case twentySubscriptions
+    var testDescription: String { rawValue }
+  }
+
+  static let coversAgainCases: [(Bool, After, Evidence)] = [false, true].flatMap { aReturns in
+    After.allCases.flatMap { after in Evidence.allCases.map { (aReturns, after, $0) } }
+  }
+
+  /// Subscription A lapses with auto-renew off, and others cover after the gap (`after`); A
+  /// either never comes back, or covers once right after the gap, before them. A's undated
+  /// renewal info explains the gap only when A never covers again. Whether it does is read
+  /// from the last positions first, and past 16 of them from every subscription's last end
+  /// (hashed past eight subscriptions): `after` takes each way, when the evidence makes the
+  /// gap be read.
+  @Test(arguments: coversAgainCases)
   func undatedInfoExplainsALapseOnlyWhenItsSubscriptionNeverCoversAgain(
-    aReturns: Bool, renewals: Int
+    aReturns: Bool, after: After, evidence: Evidence
   ) throws {
-    let (a, b) = ("1000000000000001", "1000000000000002")
+    // A sorts after the other subscriptions named, so that it is the fifth looked up.
+    let (a, b) = ("1000000000000007", "1000000000000002")
     let restart = instant("2017-02-10")
     var entries = [sub("2000000000000001", "2017-01-01", "2017-02-01", original: a)]
     var start = restart
@@ -158,28 +188,96 @@ struct LapseRulesTests {
       entries.append(sub("2000000000000002", "2017-02-10", "2017-03-10", original: a))
       start = instant("2017-03-10")
     }
-    for renewal in 0..<renewals {
+    for renewal in 0..<(after == .threeRenewals ? 3 : 20) {
       let from = start + .days(30 * Int64(renewal))
+      let original = after == .twentySubscriptions ? String(3_000_000_000_000_000 + renewal) : b
       entries.append(
         sub(
           String(2_000_000_000_000_100 + renewal), from.description,
-          (from + .days(30)).description, original: b))
+          (from + .days(30)).description, original: original))
     }
-    let evaluation = try evaluateOne(
-      entries,
-      renewalInfo: [
-        RenewalInfo(originalTransactionID: OriginalTransactionID(a), autoRenewStatus: false)
-      ],
+    var infos = [
+      RenewalInfo(originalTransactionID: OriginalTransactionID(a), autoRenewStatus: false)
+    ]
+    var notifications: [NotificationEvidence] = []
+    switch evidence {
+    case .undatedOnly: break
+    case .withDatedNotification:
+      notifications.append(
+        NotificationEvidence(
+          originalTransactionID: "1000000000000008", signedDate: instant("2017-01-05"),
+          rawType: "DID_RENEW"))
+    case .namingFiveSubscriptions:
+      infos += (3...6).map {
+        RenewalInfo(
+          originalTransactionID: OriginalTransactionID("100000000000000\($0)"),
+          autoRenewStatus: false)
+      }
+    }
+    let evaluation = Evaluator(
       catalog: ProductCatalog([
         CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium")
-      ]))
+      ])
+    ).evaluate(
+      PurchaseHistory(entries: entries, renewalInfo: infos, notifications: notifications))
+    let premium = try #require(evaluation["premium"])
     #expect(
-      evaluation.lapses.map(\.interval) == [Interval(start: instant("2017-02-01"), end: restart)])
-    #expect(evaluation.lapses.map(\.cause) == [aReturns ? .unknown : .voluntary])
+      premium.lapses.map(\.interval) == [Interval(start: instant("2017-02-01"), end: restart)])
+    #expect(premium.lapses.map(\.cause) == [aReturns ? .unknown : .voluntary])
   }
 
-  /// The forms one history with renewal info can take; the last names more subscriptions
-  /// than the evaluator compares in a list, and hashes them.
+  /// Stacked non-renewing passes put the coverage out of the order of start, and entries
+  /// without an expiry cover nothing: positions in the order of start are then not indices of
+  /// the coverage, and whether A covers again is read through that order. A (auto-renew off,
+  /// undated) ends with the second pass; then either B covers (A never covers again: the info
+  /// explains the lapse) or A itself does, after an entry with no expiry, with a dated
+  /// notification of another subscription (the info describes no earlier lapse).
+  @Test(arguments: [false, true])
+  func coverageOutOfStartOrderIsReadByStart(aReturns: Bool) throws {
+    let base = instant("2017-07-14T02:40:00Z")
+    func entry(_ product: String, _ id: String, _ original: String, _ from: Int64, _ to: Int64?)
+      -> ReceiptEntry
+    {
+      ReceiptEntry(
+        productID: ProductID(product), transactionID: TransactionID(id),
+        originalTransactionID: OriginalTransactionID(original),
+        purchaseDate: base + .days(from), expiresDate: to.map { base + .days($0) })
+    }
+    // Each pass lasts a month: the second, bought a day after the first, starts at its end.
+    var entries = [entry("pass", "1", "P", 0, nil), entry("pass", "2", "P", 1, nil)]
+    var notifications: [NotificationEvidence] = []
+    if aReturns {
+      entries += [
+        entry("monthly", "5", "A", 4, 62), entry("monthly", "3", "X", 80, nil),
+        entry("monthly", "6", "A", 90, 120),
+      ]
+      notifications.append(
+        NotificationEvidence(originalTransactionID: "Z", signedDate: base, rawType: "DID_RENEW"))
+    } else {
+      entries += [
+        entry("monthly", "3", "X", 2, nil), entry("monthly", "4", "X", 3, nil),
+        entry("monthly", "5", "A", 4, 62), entry("monthly", "6", "B", 90, 120),
+      ]
+    }
+    let evaluation = Evaluator(
+      catalog: ProductCatalog([
+        CatalogProduct(id: "monthly", type: .autoRenewable, entitlement: "premium"),
+        CatalogProduct(
+          id: "pass", type: .nonRenewing, duration: CalendarPeriod(1, .month),
+          entitlement: "premium"),
+      ])
+    ).evaluate(
+      PurchaseHistory(
+        entries: entries,
+        renewalInfo: [RenewalInfo(originalTransactionID: "A", autoRenewStatus: false)],
+        notifications: notifications))
+    let premium = try #require(evaluation["premium"])
+    #expect(
+      premium.lapses.map(\.interval) == [Interval(start: base + .days(62), end: base + .days(90))])
+    #expect(premium.lapses.map(\.cause) == [aReturns ? .unknown : .voluntary])
+  }
+
+  /// The forms one history with renewal info can take.
   enum Form: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inOrder, reversed
     /// Each entry's `original_transaction_id` in a string of its own: recognised by text.
@@ -193,8 +291,7 @@ struct LapseRulesTests {
 
   /// Subscriptions A and B (16-digit ids, as Apple's) run side by side in one entitlement; A
   /// ends for good before a gap, and B before a later one, after which C starts. A fourth
-  /// renewal info names no entry. In debug builds the evaluator also checks that the ends its
-  /// pass noted are those of the pass over the coverage.
+  /// renewal info names no entry.
   @Test(arguments: Form.allCases)
   func renewalInfoFindsTheGapAfterItsSubscriptionsLastEnd(_ form: Form) throws {
     let (a, b, c) = ("1000000000000001", "1000000000000002", "1000000000000003")
