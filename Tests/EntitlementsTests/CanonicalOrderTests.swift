@@ -47,6 +47,24 @@ struct CanonicalOrderTests {
     }
   }
 
+  /// Instants thousands of years apart leave no room for the index in whole bytes: it takes
+  /// the bits it needs, and the radix order still answers, as the comparison sort does.
+  @Test func radixOrderOfAWideSpanKeepsTheIndexInFewerBits() throws {
+    let step = Int64(1) << 47  // about 4 460 years
+    let entries = (0..<300).map { index in
+      let purchase = Instant(millisecondsSince1970: Int64(index % 7) * step - 3 * step)
+      return ReceiptEntry(
+        productID: "com.example.monthly", transactionID: TransactionID(String(1_000_000 + index)),
+        originalTransactionID: "1000000000000001", purchaseDate: purchase,
+        expiresDate: purchase + .days(30))
+    }
+    let expected = entries.indices.sorted {
+      ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
+    }
+    let radix = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.radixOrder(of:)))
+    #expect(radix == expected)
+  }
+
   /// The radix sort agrees with the standard library's sort, keys with few varying bytes
   /// and keys with all of them.
   @Test(arguments: [UInt64(0xFF), 0xFFFF_FFFF, .max])
@@ -69,8 +87,9 @@ struct CanonicalOrderTests {
     let shift = UInt64(8 * lowBytes)
     for count in [2, 100, 5_000] {
       // Few distinct values, so that many keys tie above the low bytes.
+      // The low bytes count down, so that a sort that reads them reverses ties.
       var keys = (0..<count).map { position in
-        random.next(upperBound: 50) << shift | UInt64(count - position)
+        random.next(upperBound: 50) << shift | (UInt64(count - position) & ((1 << shift) - 1))
       }
       let expected = keys.indices.sorted { a, b in
         keys[a] >> shift != keys[b] >> shift ? keys[a] >> shift < keys[b] >> shift : a < b

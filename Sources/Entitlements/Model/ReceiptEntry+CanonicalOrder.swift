@@ -107,8 +107,9 @@ extension ReceiptEntry {
   /// per dated entry: its purchase instant (as an offset from the earliest) above its index.
   /// Entries that share a purchase instant come out by index, and are then put in canonical
   /// order among themselves; entries without a purchase date come first, in canonical order.
-  /// `nil` when the instants span more time than the key holds (about 4 000 years for a
-  /// history of 10⁶ entries), which no real history does.
+  /// `nil` when the instants span more time than the key holds beside the index (2⁶⁴⁻ᵇ ms for
+  /// an index of b bits: about 557 years for a history of 10⁶ entries), which no real
+  /// history does.
   static func radixOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
     var undated: [Int] = []
     var (low, high) = (Int64.max, Int64.min)
@@ -121,13 +122,16 @@ extension ReceiptEntry {
     }
     undated.sort { canonicallyPrecedes(entries[$0], entries[$1]) }
     guard undated.count < entries.count else { return undated }
-    // The index in whole low bytes, which the stable sort need not read: keys of one instant
-    // stay in the order of their indices, as they were made.
-    let indexBytes = (Int.bitWidth - (entries.count - 1).leadingZeroBitCount + 7) / 8
-    let indexBits = UInt64(8 * indexBytes)
     // The span as an unsigned number: exact even where `high - low` overflows `Int64`.
     let span = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
+    // The index in whole low bytes when the span leaves room, else in as few bits as it
+    // needs. The stable sort need not read the bytes that hold only index bits: keys of one
+    // instant stay in the order of their indices, as they were made.
+    let exactBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
+    let roundedBits = (exactBits + 7) / 8 * 8
+    let indexBits = span >> (64 - roundedBits) == 0 ? roundedBits : exactBits
     guard span >> (64 - indexBits) == 0 else { return nil }
+    let indexBytes = Int(indexBits / 8)
     var keys = [UInt64]()
     keys.reserveCapacity(entries.count - undated.count)
     for index in entries.indices {
