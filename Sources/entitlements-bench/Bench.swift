@@ -250,7 +250,8 @@ enum Bench {
   ///
   /// The timed figure evaluates histories from a pool of distinct seeded histories, cycled:
   /// memory stays bounded (the pool does not grow with the number of subscribers), the pool is
-  /// larger than the last-level cache, and only the library's work is timed. The second figure
+  /// larger than the last-level cache (unless `BENCH_POOL` makes it small), and only the
+  /// library's work is timed. The second figure
   /// also builds each history in the loop (a template copied and shifted), as earlier runs
   /// did: the difference is the benchmark's own copying and freeing of entries.
   static func batch(quick: Bool, runs: Int) -> Int {
@@ -259,6 +260,9 @@ enum Bench {
     let subscribers = quick ? 20_000 : 1_000_000
     let poolSize =
       Int(ProcessInfo.processInfo.environment["BENCH_POOL"] ?? "") ?? (quick ? 2_000 : 10_000)
+    guard poolSize > 0 else {
+      fatalError("entitlements-bench: BENCH_POOL must be a number of histories, 1 or more")
+    }
     print(
       "(c) batch: \(subscribers) subscribers x 24 entries, one core "
         + "(pool of \(poolSize) distinct histories, cycled)")

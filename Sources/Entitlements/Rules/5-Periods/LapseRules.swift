@@ -150,10 +150,10 @@ enum LapseRules {
   }
 
   /// Whether a subscription whose coverage ends at a gap covers again after it. Its coverage
-  /// after the gap is in the later periods, at the positions past the period's (``PeriodRules/Layout``):
-  /// the last positions are read first, as the subscription that lapsed usually renews and
-  /// covers last; past ``scanLimit`` of them without an answer, every subscription's last end
-  /// is tabled once and read from then on.
+  /// after the gap is in the later periods, at the positions past the period's
+  /// (``PeriodRules/Layout``): the last positions are read first, as the subscription that
+  /// lapsed usually renews and covers last; past ``scanLimit`` of them without an answer,
+  /// every subscription's last end is tabled once and read from then on.
   private struct CoversAgain {
     /// How many positions, from the last, are read before the table is made.
     static let scanLimit = 16
