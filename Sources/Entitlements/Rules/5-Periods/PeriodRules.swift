@@ -83,44 +83,38 @@ enum PeriodRules {
   ) -> [Layout.Span] {
     var spans: [Layout.Span] = []
     spans.reserveCapacity(8)  // a few periods is the norm: one allocation, no regrowth
-    // The period being merged, changed in place; none before the first interval.
-    var open = Layout.Span(
-      range: 0..<0, ending: 0, endingType: .autoRenewable,
-      interval: Interval(start: .distantPast, end: .distantPast), beganWithTrial: false,
-      beganWithIntroOffer: false)
-    var isOpen = false
-    let count = order?.count ?? coverage.count
-    coverage.withUnsafeBufferPointer { coverage in
-      for position in 0..<count {
-        let index = order?[position] ?? position
-        guard let next = coverage[index].interval else { continue }
-        if isOpen {
-          let end = open.interval.end
-          if next.start <= end || (!end.isDistantFuture && next.start - end < minimumLapse) {
-            if next.start == open.interval.start {
-              open.beganWithTrial = open.beganWithTrial || coverage[index].isTrialPeriod
-              open.beganWithIntroOffer =
-                open.beganWithIntroOffer || coverage[index].isInIntroOfferPeriod
-            }
-            if next.end >= end {
-              open.interval = Interval(start: open.interval.start, end: next.end)
-              (open.ending, open.endingType) = (index, coverage[index].productType)
-            }
-            continue
+    var open: Layout.Span?
+    for position in 0..<(order?.count ?? coverage.count) {
+      let index = order?[position] ?? position
+      let record = coverage[index]
+      guard let next = record.interval else { continue }
+      if var span = open {
+        let end = span.interval.end
+        let joins =
+          next.start <= end || (!end.isDistantFuture && next.start - end < minimumLapse)
+        if joins {
+          if next.start == span.interval.start {
+            span.beganWithTrial = span.beganWithTrial || record.isTrialPeriod
+            span.beganWithIntroOffer = span.beganWithIntroOffer || record.isInIntroOfferPeriod
           }
-          open.range = open.range.lowerBound..<position
-          spans.append(open)
+          if next.end >= end {
+            span.interval = Interval(start: span.interval.start, end: next.end)
+            (span.ending, span.endingType) = (index, record.productType)
+          }
+          open = span
+          continue
         }
-        open = Layout.Span(
-          range: position..<position, ending: index, endingType: coverage[index].productType,
-          interval: next, beganWithTrial: coverage[index].isTrialPeriod,
-          beganWithIntroOffer: coverage[index].isInIntroOfferPeriod)
-        isOpen = true
+        span.range = span.range.lowerBound..<position
+        spans.append(span)
       }
+      open = Layout.Span(
+        range: position..<position, ending: index, endingType: record.productType,
+        interval: next, beganWithTrial: record.isTrialPeriod,
+        beganWithIntroOffer: record.isInIntroOfferPeriod)
     }
-    if isOpen {
-      open.range = open.range.lowerBound..<count
-      spans.append(open)
+    if var span = open {
+      span.range = span.range.lowerBound..<(order?.count ?? coverage.count)
+      spans.append(span)
     }
     return spans
   }
