@@ -193,12 +193,7 @@ public struct Evaluator: Sendable {
       return entries.indices.contains { entries[$0].originalTransactionID == id }
     }
     var unmatched: [Diagnostic] = []
-    // Infos come by subscription: each subscription is looked up once, at its first info.
-    for index in infos.indices {
-      let id = infos[index].originalTransactionID
-      guard index == 0 || infos[index - 1].originalTransactionID != id, !known(id) else {
-        continue
-      }
+    for id in evidence.namedSubscriptions where !known(id) {
       unmatched.append(
         Diagnostic(
           .renewalInfoWithoutEntries, originalTransactionID: id, field: "original_transaction_id",

@@ -52,7 +52,7 @@ enum LapseRules {
     // the last period of a subscription it names: the others are unknown without a look.
     let explainable =
       evidence.isEmpty || evidence.hasDatedEvidence
-      ? nil : lastPeriods(of: evidence.infos, layout: layout, coverage: coverage)
+      ? nil : lastPeriods(of: evidence.namedSubscriptions, layout: layout, coverage: coverage)
     // Gaps come in order, so the refunds starting before a gap's end and the first recovery
     // after its start only move forward: cursors instead of a search per gap.
     var startingBefore = 0
@@ -91,35 +91,57 @@ enum LapseRules {
     return lapses
   }
 
-  /// The index of the last period each subscription of `infos` (sorted by subscription)
-  /// covers in, when at most ``lastPeriodsLimit`` subscriptions are named; `nil` for more.
-  /// Each is found from the last position back: the subscription a renewal info names usually
-  /// covers last.
+  /// The index of the last period each of `subscriptions` covers in, when there are at most
+  /// ``lastPeriodsLimit`` of them; `nil` for more. Each is found from the last position back:
+  /// the subscription a renewal info names usually covers last.
   private static func lastPeriods(
-    of infos: [RenewalInfo], layout: PeriodRules.Layout, coverage: CoverageList
+    of subscriptions: some Sequence<OriginalTransactionID>, layout: PeriodRules.Layout,
+    coverage: CoverageList
   ) -> [Int]? {
     var periods: [Int] = []
     var named = 0
-    for index in infos.indices {
-      let subscription = infos[index].originalTransactionID
-      if index > 0, infos[index - 1].originalTransactionID == subscription { continue }
+    for subscription in subscriptions {
       named += 1
       guard named <= lastPeriodsLimit else { return nil }
-      var period = layout.spans.count - 1
-      var position = layout.spans[period].range.upperBound
-      while position > 0 {
-        position -= 1
-        while period > 0, layout.spans[period].range.lowerBound > position { period -= 1 }
-        let record = coverage.records[layout.coverageIndex(at: position)]
-        if record.hasInterval,
-          coverage.entries[record.entryIndex].originalTransactionID == subscription
-        {
-          periods.append(period)
-          break
-        }
-      }
+      guard
+        case .found(let position) = lastPosition(
+          of: subscription, from: 0, reading: .max, layout, coverage)
+      else { continue }
+      periods.append(layout.spans.partitionPoint { $0.range.upperBound > position })
     }
     return periods
+  }
+
+  /// Where a scan from the last position back found a subscription's coverage.
+  private enum Scan {
+    /// At this position: the subscription's last coverage.
+    case found(Int)
+    /// Nowhere from the first position on.
+    case absent
+    /// Not in the positions read, and more remain.
+    case undecided
+  }
+
+  /// The last position from `first` on holding coverage of `subscription` (with an
+  /// interval), reading at most `limit` positions from the last back.
+  private static func lastPosition(
+    of subscription: OriginalTransactionID, from first: Int, reading limit: Int,
+    _ layout: PeriodRules.Layout, _ coverage: CoverageList
+  ) -> Scan {
+    var position = layout.spans.last?.range.upperBound ?? 0
+    var read = 0
+    while position > first {
+      guard read < limit else { return .undecided }
+      position -= 1
+      read += 1
+      let record = coverage.records[layout.coverageIndex(at: position)]
+      if record.hasInterval,
+        coverage.entries[record.entryIndex].originalTransactionID == subscription
+      {
+        return .found(position)
+      }
+    }
+    return .absent
   }
 
   /// How many subscriptions named by undated renewal info ``lastPeriods(of:layout:coverage:)``
@@ -172,19 +194,14 @@ enum LapseRules {
       _ subscription: OriginalTransactionID, after period: Int, gapStart: Instant
     ) -> Bool {
       if let lastEnds { return lastEnds.lastEnd(of: subscription) != gapStart }
-      let after = layout.spans[period].range.upperBound
-      var position = layout.spans[layout.spans.count - 1].range.upperBound
-      var read = 0
-      while position > after, read < Self.scanLimit {
-        position -= 1
-        read += 1
-        let record = coverage.records[layout.coverageIndex(at: position)]
-        guard record.hasInterval else { continue }
-        if coverage.entries[record.entryIndex].originalTransactionID == subscription {
-          return true
-        }
+      switch LapseRules.lastPosition(
+        of: subscription, from: layout.spans[period].range.upperBound,
+        reading: Self.scanLimit, layout, coverage)
+      {
+      case .found: return true
+      case .absent: return false
+      case .undecided: break
       }
-      if position == after { return false }
       let ends = SubscriptionEnds(coverage)
       lastEnds = ends
       return ends.lastEnd(of: subscription) != gapStart

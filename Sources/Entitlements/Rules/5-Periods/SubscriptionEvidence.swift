@@ -92,6 +92,29 @@ struct SubscriptionEvidence {
     return unique
   }
 
+  /// The subscriptions the renewal infos name, each once, in the infos' order.
+  var namedSubscriptions: NamedSubscriptions { NamedSubscriptions(infos: infos) }
+
+  /// The subscriptions a list of infos sorted by subscription names, each once (an iterator,
+  /// so that a walk over them allocates nothing).
+  struct NamedSubscriptions: Sequence, IteratorProtocol {
+    let infos: [RenewalInfo]
+    private var position = 0
+
+    init(infos: [RenewalInfo]) { self.infos = infos }
+
+    mutating func next() -> OriginalTransactionID? {
+      while position < infos.count {
+        defer { position += 1 }
+        let subscription = infos[position].originalTransactionID
+        if position == 0 || infos[position - 1].originalTransactionID != subscription {
+          return subscription
+        }
+      }
+      return nil
+    }
+  }
+
   /// Whether there is no renewal info and no notification.
   var isEmpty: Bool { infos.isEmpty && notifications.isEmpty }
 
