@@ -25,8 +25,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// The entries, in the order first met, with the timestamp of the document each came from.
   private var entries: [ReceiptEntry] = []
   private var entryTimestamps: [Instant] = []
-  /// Where each transaction's entry is in ``entries``.
+  /// Where each transaction's entry is in ``entries``; built only once an entry comes whose
+  /// transaction id is not larger than every id before it (see ``largestID``).
   private var positions: [CompactIdentifier: Int] = [:]
+  /// While every entry's transaction id is a plain number larger than all before it (Apple
+  /// numbers transactions in time order, and a history is read oldest first), the largest:
+  /// an entry with a larger one is new, with no lookup. `nil` once ``positions`` is built.
+  private var largestID: UInt64? = 0
   /// Dated renewal info by subscription and instant; undated by subscription, with its
   /// document's timestamp.
   private var datedInfos: [DatedKey: RenewalInfo] = [:]
@@ -53,27 +58,50 @@ public struct SubscriberRecord: Hashable, Sendable {
   public mutating func fold(_ document: some PurchaseDocument) {
     let timestamp = document.timestamp ?? .distantPast
     let incoming = document.entries
-    // Grown geometrically: reserving the exact count for each one-entry document would copy
-    // every entry again at each fold.
-    if entries.capacity < entries.count + incoming.count {
-      let capacity = max(entries.count + incoming.count, 2 * entries.capacity)
-      entries.reserveCapacity(capacity)
-      entryTimestamps.reserveCapacity(capacity)
-      positions.reserveCapacity(capacity)
-    }
-    for entry in incoming {
-      let key = entry.transactionKey
-      guard let position = positions[key] else {
-        positions[key] = entries.count
+    reserve(incoming.count)
+    for entry in incoming { fold(entry, from: timestamp) }
+    foldEvidence(of: document, from: timestamp)
+  }
+
+  /// Makes room for `count` more entries. Grown geometrically: reserving the exact count for
+  /// each one-entry document would copy every entry again at each fold.
+  private mutating func reserve(_ count: Int) {
+    guard entries.capacity < entries.count + count else { return }
+    let capacity = max(entries.count + count, 2 * entries.capacity)
+    entries.reserveCapacity(capacity)
+    entryTimestamps.reserveCapacity(capacity)
+    if largestID == nil { positions.reserveCapacity(capacity) }
+  }
+
+  /// Folds one entry from a document of `timestamp`: kept when it is a new transaction or
+  /// wins over the record kept (``precedes(_:_:_:_:)``).
+  private mutating func fold(_ entry: ReceiptEntry, from timestamp: Instant) {
+    if let largest = largestID {
+      let number = entry.transactionNumber
+      if number.isPlain, number.value > largest || entries.isEmpty {
+        largestID = number.value
         entries.append(entry)
         entryTimestamps.append(timestamp)
-        continue
+        return
       }
-      if Self.precedes(entries[position], entryTimestamps[position], entry, timestamp) {
-        entries[position] = entry
-        entryTimestamps[position] = timestamp
-      }
+      indexEntries()
     }
+    let key = entry.transactionKey
+    guard let position = positions[key] else {
+      positions[key] = entries.count
+      entries.append(entry)
+      entryTimestamps.append(timestamp)
+      return
+    }
+    if Self.precedes(entries[position], entryTimestamps[position], entry, timestamp) {
+      entries[position] = entry
+      entryTimestamps[position] = timestamp
+    }
+  }
+
+  /// Folds what `document` carries besides entries: renewal info, evidence, diagnostics and
+  /// its environment.
+  private mutating func foldEvidence(of document: some PurchaseDocument, from timestamp: Instant) {
     for info in document.renewalInfo {
       if let signedDate = info.signedDate {
         let key = DatedKey(subscription: info.originalTransactionID, signedDate: signedDate)
@@ -123,11 +151,27 @@ public struct SubscriberRecord: Hashable, Sendable {
     case .verifyReceipt(let document): fold(document)
     case .notificationV1(let document): fold(document)
     case .notificationV2(let document): fold(document)
-    case .transaction(let document): fold(document)
+    case .transaction(let document):
+      // One entry: folded as it is, with no array made for it.
+      let timestamp = document.timestamp ?? .distantPast
+      if let entry = document.entry {
+        reserve(1)
+        fold(entry, from: timestamp)
+      }
+      foldEvidence(of: document, from: timestamp)
     case .renewal(let document): fold(document)
     case .transactionHistory(let document): fold(document)
     case .subscriptionStatuses(let document): fold(document)
     case .notificationHistory(let document): fold(document)
+    }
+  }
+
+  /// Builds ``positions`` for the entries so far, and keeps it from then on.
+  private mutating func indexEntries() {
+    largestID = nil
+    positions.reserveCapacity(entries.capacity)
+    for position in entries.indices {
+      positions[entries[position].transactionKey] = position
     }
   }
 
