@@ -50,6 +50,7 @@ struct BatchEvaluation: Sendable {
     for (index, document) in parsed.documents.enumerated() {
       do throws(ReadError) {
         switch document {
+        case .read(let read): record.fold(try read.get())
         case .json(let bytes): record.fold(try DocumentReader.read(bytes))
         case .jws(let compact): record.fold(try DocumentReader.read(Array(compact.utf8)))
         }

@@ -9,8 +9,9 @@ import Entitlements
 /// One line of `entitlements evaluate`'s input: `{"subscriber": "ID", "documents": [DOCUMENT,
 /// …]}`, each document any shape the reader accepts, as a JSON value or a JWS string.
 ///
-/// The line is scanned, not parsed into a tree: each document's bytes are handed to the
-/// document reader as they are, so regular documents take the byte-level reader.
+/// The line is scanned, not parsed into a tree: each JSON document is read where it lies by
+/// the byte-level reader, which says where it ends; a document it does not read (an irregular
+/// one) is skipped and its bytes kept, for the general reader.
 ///
 /// ```swift
 /// let line = try SubscriberLine(Array(#"{"subscriber": "42", "documents": ["eyJ…"]}"#.utf8))
@@ -20,7 +21,10 @@ import Entitlements
 struct SubscriberLine {
   /// One document of the line.
   enum Document {
-    /// A JSON value: its bytes.
+    /// A JSON object, read in place by the byte-level reader: the document, or why it is
+    /// refused.
+    case read(Result<AppStoreDocument, ReadError>)
+    /// A JSON value the byte-level reader did not read: its bytes.
     case json(ArraySlice<UInt8>)
     /// A JWS string, unescaped.
     case jws(String)
@@ -191,6 +195,9 @@ private struct Scanner {
       skipWhitespace()
       if peek == UInt8(ascii: "\"") {
         documents.append(.jws(try string()))
+      } else if let (document, end) = readObject() {
+        documents.append(.read(document))
+        index = end
       } else {
         let start = index
         try skipValue()
@@ -202,6 +209,16 @@ private struct Scanner {
         return documents
       }
       try expect(UInt8(ascii: ","))
+    }
+  }
+
+  /// The JSON object at ``index``, read by the byte-level reader, and the index just past
+  /// it; `nil` when it is not an object the byte-level reader reads.
+  func readObject() -> (document: Result<AppStoreDocument, ReadError>, end: Int)? {
+    bytes.withUnsafeBufferPointer { buffer in
+      DocumentReader.read(buffer, objectAt: index - bytes.startIndex).map {
+        ($0.document, $0.end + bytes.startIndex)
+      }
     }
   }
 

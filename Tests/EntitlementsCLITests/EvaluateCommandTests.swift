@@ -225,6 +225,38 @@ struct EvaluateCommandTests {
     }
   }
 
+  /// Regular documents are read where they lie, on a line that is a slice of a larger batch,
+  /// and the scan goes on just past each; a document the byte-level reader does not read is
+  /// kept as its bytes, and a refused one as its error.
+  @Test func regularDocumentsAreReadInPlace() throws {
+    let first = Self.transaction(2_000_000_000_000_001, original: 1, start: 1_700_000_000_000)
+    let last = Self.transaction(2_000_000_000_000_002, original: 1, start: 1_702_592_000_000)
+    let irregular = #"{"transactionId": 12}"#
+    let batch = Array(
+      #"{"subscriber": "before"}\#n{"subscriber": "r", "documents": [\#(first),"x.y.z" , \#(irregular),{"status": 21007},\#(last)]}"#
+        .utf8)
+    let start = try #require(batch.firstIndex(of: 0x0A)) + 1
+    let line = try SubscriberLine(batch[start...])
+    #expect(line.subscriber == "r")
+    try #require(line.documents.count == 5)
+    var ids: [String] = []
+    for index in [0, 4] {
+      guard case .read(.success(.transaction(let transaction))) = line.documents[index] else {
+        Issue.record("documents[\(index)]: \(line.documents[index])")
+        continue
+      }
+      ids.append(transaction.entry?.transactionID.rawValue ?? "")
+    }
+    #expect(ids == ["2000000000000001", "2000000000000002"])
+    guard case .jws("x.y.z") = line.documents[1], case .json(let bytes) = line.documents[2],
+      case .read(.failure(.verifyReceiptStatus)) = line.documents[3]
+    else {
+      Issue.record("documents: \(line.documents)")
+      return
+    }
+    #expect(String(decoding: bytes, as: UTF8.self) == irregular)
+  }
+
   /// Reading fails part-way: every whole line read before the failure is answered, in order,
   /// and the failure is reported; the unfinished line after them is not a line.
   @Test(arguments: [(1 << 30, 1), (64, 3)])

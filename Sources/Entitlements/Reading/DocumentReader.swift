@@ -62,6 +62,20 @@ public enum DocumentReader {
       read(array, depth: 0, fast: !payloads.verifies && !triedInPlace, payloads: payloads))
   }
 
+  /// Reads the JSON object that begins at `start` in `buffer` and is followed by other bytes
+  /// (a document among others on a line of `entitlements evaluate`'s input) with the
+  /// byte-level reader, unverified: the document, or why it is refused, and the index just
+  /// past it. `nil` when the document is not regular: the caller reads its bytes with
+  /// ``read(_:verifier:)``, which reads it with the general reader and says what is irregular.
+  package static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int
+  ) -> (document: Result<AppStoreDocument, ReadError>, end: Int)? {
+    guard let (document, end) = FastDocumentReader.read(buffer, objectAt: start) else {
+      return nil
+    }
+    return (Result { () throws(ReadError) in try checked(document) }, end)
+  }
+
   /// Reads every document a file holds: one document, a JSON array of documents (each a JSON
   /// value or a JWS string), or one JWS per line.
   ///

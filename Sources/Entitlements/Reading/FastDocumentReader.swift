@@ -25,6 +25,9 @@
 struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
+  /// Whether the document must end where the bytes end (else other bytes may follow it: see
+  /// ``read(_:objectAt:)``).
+  private var endsWithBytes = true
   /// Where the document is, which decides the kinds it may be (as ``DocumentReader`` reads
   /// each place).
   private enum Context {
@@ -315,6 +318,20 @@ struct FastDocumentReader {
     return try? reader.whole(.document)
   }
 
+  /// Reads the regular JSON object that begins at `start` in `buffer` and is followed by other
+  /// bytes (a document inside a JSON Lines line): the document, and the index just past its
+  /// closing brace; `nil` to leave it to the general reader.
+  static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int
+  ) -> (document: AppStoreDocument, end: Int)? {
+    guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
+    var reader = FastDocumentReader(bytes: buffer)
+    reader.index = start
+    reader.endsWithBytes = false
+    guard let document = try? reader.document(.document) else { return nil }
+    return (document, reader.index)
+  }
+
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
   /// reading when it is of that kind, else `general` on the parsed document, which gives the
   /// same answer plus the diagnostics.
@@ -463,8 +480,10 @@ struct FastDocumentReader {
         if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
       }
     }
-    skipWhitespace()
-    guard index == bytes.count else { throw GiveUp() }
+    if endsWithBytes {
+      skipWhitespace()
+      guard index == bytes.count else { throw GiveUp() }
+    }
     // Keys of two kinds of document at once: the general reader refuses it, and says why
     // (``DocumentReader``'s `kinds(of:)`).
     let receiptKeys =
