@@ -37,12 +37,15 @@ struct BatchEvaluation: Sendable {
   var batchBytes = 8 << 20
 
   /// The output line (without its newline) for input line `number` (counted from 1), and
-  /// whether it is an error.
-  func evaluate(_ line: ArraySlice<UInt8>, number: Int) -> (bytes: [UInt8], failed: Bool) {
+  /// whether it is an error. `memo` carries what the document reader learnt from the lines
+  /// before (the order of keys, ids whose `String`s later documents share).
+  func evaluate(
+    _ line: ArraySlice<UInt8>, number: Int, memo: inout DocumentReader.Memo
+  ) -> (bytes: [UInt8], failed: Bool) {
     var writer = JSONWriter(indent: 0, capacity: 256)
     let parsed: SubscriberLine
     do {
-      parsed = try SubscriberLine(line)
+      parsed = try SubscriberLine(line, memo: &memo)
     } catch {
       return (Self.error(error.message, line: number, subscriber: error.subscriber), true)
     }
@@ -250,8 +253,10 @@ struct BatchEvaluation: Sendable {
     let workers = max(1, min(jobs, batch.lines.count))
     for worker in 0..<workers {
       DispatchQueue.global().async(group: group) {
+        var memo = DocumentReader.Memo()
         for index in stride(from: worker, to: batch.lines.count, by: workers) {
-          results.set(index, evaluate(batch.lines[index], number: batch.numbers[index]))
+          results.set(
+            index, evaluate(batch.lines[index], number: batch.numbers[index], memo: &memo))
         }
       }
     }

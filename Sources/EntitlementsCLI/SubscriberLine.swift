@@ -41,10 +41,17 @@ struct SubscriberLine {
   /// `documents`, in order.
   let documents: [Document]
 
-  /// Scans a line.
+  /// Scans a line, with nothing learnt before.
+  init(_ bytes: ArraySlice<UInt8>) throws(Problem) {
+    var memo = DocumentReader.Memo()
+    try self.init(bytes, memo: &memo)
+  }
+
+  /// Scans a line; `memo` carries what the document reader learnt from the documents before
+  /// (of this line and of the lines before it).
   ///
   /// - Throws: ``Problem`` naming the key or the byte where the line is not what it must be.
-  init(_ bytes: ArraySlice<UInt8>) throws(Problem) {
+  init(_ bytes: ArraySlice<UInt8>, memo: inout DocumentReader.Memo) throws(Problem) {
     var scanner = Scanner(bytes: bytes)
     var subscriber: String?
     var documents: [Document]?
@@ -73,7 +80,7 @@ struct SubscriberLine {
           subscriber = try scanner.string()
         case "documents":
           guard documents == nil else { throw Scanner.Failure("\"documents\" is given twice") }
-          documents = try scanner.documents()
+          documents = try scanner.documents(memo: &memo)
         default:
           throw Scanner.Failure(
             "unknown key \"\(key)\": a line holds \"subscriber\" and \"documents\"")
@@ -183,7 +190,9 @@ private struct Scanner {
   }
 
   /// The documents array: each element's bytes, or its JWS string.
-  mutating func documents() throws(Failure) -> [SubscriberLine.Document] {
+  mutating func documents(memo: inout DocumentReader.Memo) throws(Failure)
+    -> [SubscriberLine.Document]
+  {
     try expect(UInt8(ascii: "["))
     var documents: [SubscriberLine.Document] = []
     skipWhitespace()
@@ -195,7 +204,7 @@ private struct Scanner {
       skipWhitespace()
       if peek == UInt8(ascii: "\"") {
         documents.append(.jws(try string()))
-      } else if let (document, end) = readObject() {
+      } else if let (document, end) = readObject(memo: &memo) {
         documents.append(.read(document))
         index = end
       } else {
@@ -214,9 +223,11 @@ private struct Scanner {
 
   /// The JSON object at ``index``, read by the byte-level reader, and the index just past
   /// it; `nil` when it is not an object the byte-level reader reads.
-  func readObject() -> (document: Result<AppStoreDocument, ReadError>, end: Int)? {
+  func readObject(memo: inout DocumentReader.Memo)
+    -> (document: Result<AppStoreDocument, ReadError>, end: Int)?
+  {
     bytes.withUnsafeBufferPointer { buffer in
-      DocumentReader.read(buffer, objectAt: index - bytes.startIndex).map {
+      DocumentReader.read(buffer, objectAt: index - bytes.startIndex, memo: &memo).map {
         ($0.document, $0.end + bytes.startIndex)
       }
     }

@@ -203,6 +203,50 @@ struct FastDocumentReaderTests {
       Self.shareStorage(alternating[1].originalTransactionID, alternating[3].originalTransactionID))
   }
 
+  /// Documents read one after another from one buffer with one memo (as `entitlements
+  /// evaluate` reads a line): each is the document read alone, whatever ids of the same length
+  /// and keys in another order came before it, and each ends where the next begins; an id met
+  /// in an earlier document shares its string.
+  @Test func documentsReadInTurnWithOneMemoAreEachReadExactly() throws {
+    let products = [0, 1, 0, 2, 3, 4, 0, 1].map { "com.example.product.\($0)" }
+    let originals = [0, 1, 0, 2, 0, 3, 4, 0].map { "100000000000000\($0)" }
+    let documents = products.indices.map { number in
+      // Every other document lists its keys in another order, one with a near-miss name.
+      number % 2 == 0
+        ? """
+        {"transactionId": "200000000000000\(number)", "productId": "\(products[number])", \
+        "originalTransactionId": "\(originals[number])", "purchaseDate": \(number + 1)000}
+        """
+        : """
+        {"originalTransactionId": "\(originals[number])", "productId": "\(products[number])", \
+        "purchaseDatf": 1, "transactionId": "200000000000000\(number)", "purchaseDate": \(number + 1)000}
+        """
+    }
+    let buffer = Array(documents.joined(separator: ", ").utf8)
+    var memo = DocumentReader.Memo()
+    var start = 0
+    var read: [AppStoreDocument] = []
+    try buffer.withUnsafeBufferPointer { buffer in
+      for document in documents {
+        let (result, end) = try #require(DocumentReader.read(buffer, objectAt: start, memo: &memo))
+        let alone = try DocumentReader.read(Array(document.utf8))
+        let inTurn = try result.get()
+        #expect(DocumentReader.isSame(inTurn, alone), "\(document)")
+        #expect(end == start + document.utf8.count)
+        read.append(inTurn)
+        start = end + 2
+      }
+    }
+    guard case .transaction(let first) = read[0], case .transaction(let third) = read[2],
+      let a = first.entry, let b = third.entry
+    else {
+      Issue.record("not transactions: \(read)")
+      return
+    }
+    #expect(Self.shareStorage(a.productID, b.productID))
+    #expect(Self.shareStorage(a.originalTransactionID, b.originalTransactionID))
+  }
+
   /// Renewal info names its subscription and products in the strings of the entries before
   /// it (one allocation per id, not one per mention).
   @Test func renewalInfoSharesTheEntriesIDs() throws {

@@ -58,7 +58,7 @@ struct FastDocumentReader {
   /// The last two distinct product ids and subscription ids read from decoded payloads, most
   /// recent first: the payloads of one page share one `String` per id, as the entries of a
   /// receipt do (``sharedString(_:)``, which finds its ids by their place in one document).
-  private struct PayloadMemo {
+  fileprivate struct PayloadMemo {
     var strings = InlineArray<4, String>(repeating: "")
   }
   private let keys = KeyTable.shared
@@ -86,7 +86,7 @@ struct FastDocumentReader {
   /// The keys the reader knows, matched on bytes so that no key becomes a `String`. The case
   /// names are Apple's JSON keys, spelt exactly: the table below is made from them.
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  private enum Key: Int, CaseIterable {
+  fileprivate enum Key: Int, CaseIterable {
     case status, environment, latest_receipt, receipt, latest_receipt_info
     case latest_expired_receipt_info, pending_renewal_info, auto_renew_status, expiration_intent
     case signedPayload, notificationType, notification_type
@@ -265,7 +265,7 @@ struct FastDocumentReader {
   /// For each key, the key that followed it last time (``Key/unknown`` for none): Apple
   /// writes the members of every entry in one order, so the next key is usually the
   /// predicted one, which is checked by comparing its words (no scan, no hash, no probe).
-  private struct Followers {
+  fileprivate struct Followers {
     private var next = InlineArray<128, Key>(repeating: .unknown)
 
     subscript(key: Key) -> Key {
@@ -321,15 +321,20 @@ struct FastDocumentReader {
   /// Reads the regular JSON object that begins at `start` in `buffer` and is followed by other
   /// bytes (a document inside a JSON Lines line): the document, and the index just past its
   /// closing brace; `nil` to leave it to the general reader.
+  /// `lent` carries the key order and ids learnt from one document to the next.
   static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, lent: inout Lent
   ) -> (document: AppStoreDocument, end: Int)? {
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
     var reader = FastDocumentReader(bytes: buffer)
     reader.index = start
     reader.endsWithBytes = false
-    guard let document = try? reader.document(.document) else { return nil }
-    return (document, reader.index)
+    swap(&reader.memo, &lent.memo)
+    reader.followers = lent.followers
+    let document = try? reader.document(.document)
+    swap(&reader.memo, &lent.memo)
+    lent.followers = reader.followers
+    return document.map { ($0, reader.index) }
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
@@ -878,7 +883,8 @@ struct FastDocumentReader {
     swap(&buffer, &scratch)
     var lent: [UInt8] = []
     swap(&lent, &nestedScratch)
-    var shared = Lent(followers: followers, memo: PayloadMemo())
+    var shared = Lent()
+    shared.followers = followers
     swap(&shared.memo, &memo)
     let document = Self.nested(
       bytes, start, end, keys.base64URL, context, buffer: &buffer, lent: &lent, shared: &shared)
@@ -890,11 +896,12 @@ struct FastDocumentReader {
     return document
   }
 
-  /// What a reader lends the reader of a nested payload besides a buffer: its key predictions
-  /// (payloads of one kind list their keys in one order) and its memo of ids.
-  private struct Lent {
-    var followers: Followers
-    var memo: PayloadMemo
+  /// What a reader lends the reader of a nested payload besides a buffer, or the reader of the
+  /// next document: its key predictions (payloads of one kind list their keys in one order)
+  /// and its memo of ids.
+  struct Lent {
+    fileprivate var followers = Followers()
+    fileprivate var memo = PayloadMemo()
   }
 
   /// ``nestedDocument(_:_:_:)`` apart from the reader that finds the payload.
