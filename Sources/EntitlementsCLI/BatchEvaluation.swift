@@ -43,17 +43,20 @@ struct BatchEvaluation: Sendable {
     _ line: ArraySlice<UInt8>, number: Int, memo: inout DocumentReader.Memo
   ) -> (bytes: [UInt8], failed: Bool) {
     var writer = JSONWriter(indent: 0, capacity: 256)
+    var record = SubscriberRecord()
     let parsed: SubscriberLine
     do {
-      parsed = try SubscriberLine(line, memo: &memo)
+      parsed = try SubscriberLine(line, into: &record, memo: &memo)
     } catch {
       return (Self.error(error.message, line: number, subscriber: error.subscriber), true)
     }
-    var record = SubscriberRecord()
+    // The documents the byte-level reader did not read are read and folded now; the first
+    // document that cannot be read, in line order, is the line's error.
     for (index, document) in parsed.documents.enumerated() {
       do throws(ReadError) {
         switch document {
-        case .read(let read): record.fold(try read.get())
+        case .folded: continue
+        case .refused(let error): throw error
         case .json(let bytes): record.fold(try DocumentReader.read(bytes))
         case .jws(let compact): record.fold(try DocumentReader.read(Array(compact.utf8)))
         }

@@ -10,20 +10,26 @@ import Entitlements
 /// …]}`, each document any shape the reader accepts, as a JSON value or a JWS string.
 ///
 /// The line is scanned, not parsed into a tree: each JSON document is read where it lies by
-/// the byte-level reader, which says where it ends; a document it does not read (an irregular
-/// one) is skipped and its bytes kept, for the general reader.
+/// the byte-level reader, which folds it into the subscriber's record and says where it ends;
+/// a document it does not read (an irregular one) is skipped and its bytes kept, for the
+/// general reader.
 ///
 /// ```swift
-/// let line = try SubscriberLine(Array(#"{"subscriber": "42", "documents": ["eyJ…"]}"#.utf8))
+/// var record = SubscriberRecord()
+/// var memo = DocumentReader.Memo()
+/// let line = try SubscriberLine(
+///   Array(#"{"subscriber": "42", "documents": ["eyJ…"]}"#.utf8)[...], into: &record, memo: &memo)
 /// line.subscriber        // "42"
 /// line.documents.count   // 1
 /// ```
 struct SubscriberLine {
   /// One document of the line.
   enum Document {
-    /// A JSON object, read in place by the byte-level reader: the document, or why it is
-    /// refused.
-    case read(Result<AppStoreDocument, ReadError>)
+    /// A JSON object read in place by the byte-level reader, and folded.
+    case folded
+    /// A JSON object read in place by the byte-level reader and refused (a verifyReceipt
+    /// status that carries no receipt): why.
+    case refused(ReadError)
     /// A JSON value the byte-level reader did not read: its bytes.
     case json(ArraySlice<UInt8>)
     /// A JWS string, unescaped.
@@ -41,17 +47,17 @@ struct SubscriberLine {
   /// `documents`, in order.
   let documents: [Document]
 
-  /// Scans a line, with nothing learnt before.
-  init(_ bytes: ArraySlice<UInt8>) throws(Problem) {
-    var memo = DocumentReader.Memo()
-    try self.init(bytes, memo: &memo)
-  }
-
-  /// Scans a line; `memo` carries what the document reader learnt from the documents before
-  /// (of this line and of the lines before it).
+  /// Scans a line, and folds the documents the byte-level reader reads into `record` (the
+  /// others are ``Document/json(_:)`` and ``Document/jws(_:)``, for the caller to read and
+  /// fold). `memo` carries what the document reader learnt from the documents before (of this
+  /// line and of the lines before it).
   ///
-  /// - Throws: ``Problem`` naming the key or the byte where the line is not what it must be.
-  init(_ bytes: ArraySlice<UInt8>, memo: inout DocumentReader.Memo) throws(Problem) {
+  /// - Throws: ``Problem`` naming the key or the byte where the line is not what it must be;
+  ///   `record` then holds part of the line, and is to be dropped.
+  init(
+    _ bytes: ArraySlice<UInt8>, into record: inout SubscriberRecord,
+    memo: inout DocumentReader.Memo
+  ) throws(Problem) {
     var scanner = Scanner(bytes: bytes)
     var subscriber: String?
     var documents: [Document]?
@@ -80,7 +86,7 @@ struct SubscriberLine {
           subscriber = try scanner.string()
         case "documents":
           guard documents == nil else { throw Scanner.Failure("\"documents\" is given twice") }
-          documents = try scanner.documents(memo: &memo)
+          documents = try scanner.documents(into: &record, memo: &memo)
         default:
           throw Scanner.Failure(
             "unknown key \"\(key)\": a line holds \"subscriber\" and \"documents\"")
@@ -190,9 +196,9 @@ private struct Scanner {
   }
 
   /// The documents array: each element's bytes, or its JWS string.
-  mutating func documents(memo: inout DocumentReader.Memo) throws(Failure)
-    -> [SubscriberLine.Document]
-  {
+  mutating func documents(
+    into record: inout SubscriberRecord, memo: inout DocumentReader.Memo
+  ) throws(Failure) -> [SubscriberLine.Document] {
     try expect(UInt8(ascii: "["))
     var documents: [SubscriberLine.Document] = []
     skipWhitespace()
@@ -204,8 +210,8 @@ private struct Scanner {
       skipWhitespace()
       if peek == UInt8(ascii: "\"") {
         documents.append(.jws(try string()))
-      } else if let (document, end) = readObject(memo: &memo) {
-        documents.append(.read(document))
+      } else if let (end, refusal) = foldObject(into: &record, memo: &memo) {
+        documents.append(refusal.map(SubscriberLine.Document.refused) ?? .folded)
         index = end
       } else {
         let start = index
@@ -221,15 +227,16 @@ private struct Scanner {
     }
   }
 
-  /// The JSON object at ``index``, read by the byte-level reader, and the index just past
-  /// it; `nil` when it is not an object the byte-level reader reads.
-  func readObject(memo: inout DocumentReader.Memo)
-    -> (document: Result<AppStoreDocument, ReadError>, end: Int)?
+  /// The JSON object at ``index``, read by the byte-level reader and folded into `record`:
+  /// the index just past it, and the error when it is refused; `nil` when it is not an object
+  /// the byte-level reader reads.
+  func foldObject(into record: inout SubscriberRecord, memo: inout DocumentReader.Memo)
+    -> (end: Int, refusal: ReadError?)?
   {
     bytes.withUnsafeBufferPointer { buffer in
-      DocumentReader.read(buffer, objectAt: index - bytes.startIndex, memo: &memo).map {
-        ($0.document, $0.end + bytes.startIndex)
-      }
+      DocumentReader.fold(
+        buffer, objectAt: index - bytes.startIndex, into: &record, memo: &memo
+      ).map { ($0.end + bytes.startIndex, $0.refusal) }
     }
   }
 

@@ -198,7 +198,7 @@ struct EvaluateCommandTests {
   /// error naming the byte.
   @Test func documentsAreDelimitedOutsideStrings() throws {
     let tricky = #"{"a": "}]\"{", "b": [1, {"c": "\\"}]}"#
-    let line = try SubscriberLine(
+    let (line, _) = try Self.scan(
       Array(#"{"documents": [\#(tricky), "x.y.z"], "subscriber": "q\"1\n"}"#.utf8)[...])
     #expect(line.subscriber == "q\"1\n")
     try #require(line.documents.count == 2)
@@ -215,9 +215,9 @@ struct EvaluateCommandTests {
       (#"{"subscriber": "a", "documents": [\#(deep)]}"#, "nested too deeply"),
       (#"{"subscriber": "a", "documents": [{}] "#, "expected ','"),
     ] {
-      #expect(throws: SubscriberLine.Problem.self) { try SubscriberLine(Array(text.utf8)[...]) }
+      #expect(throws: SubscriberLine.Problem.self) { try Self.scan(Array(text.utf8)[...]) }
       do {
-        _ = try SubscriberLine(Array(text.utf8)[...])
+        _ = try Self.scan(Array(text.utf8)[...])
       } catch {
         #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
         #expect(error.subscriber == "a")
@@ -225,9 +225,19 @@ struct EvaluateCommandTests {
     }
   }
 
+  /// A line scanned into a record of its own, with nothing learnt before.
+  static func scan(_ bytes: ArraySlice<UInt8>) throws(SubscriberLine.Problem) -> (
+    SubscriberLine, SubscriberRecord
+  ) {
+    var record = SubscriberRecord()
+    var memo = DocumentReader.Memo()
+    let line = try SubscriberLine(bytes, into: &record, memo: &memo)
+    return (line, record)
+  }
+
   /// Regular documents are read where they lie, on a line that is a slice of a larger batch,
-  /// and the scan goes on just past each; a document the byte-level reader does not read is
-  /// kept as its bytes, and a refused one as its error.
+  /// folded, and the scan goes on just past each; a document the byte-level reader does not
+  /// read is kept as its bytes, and a refused one as its error.
   @Test func regularDocumentsAreReadInPlace() throws {
     let first = Self.transaction(2_000_000_000_000_001, original: 1, start: 1_700_000_000_000)
     let last = Self.transaction(2_000_000_000_000_002, original: 1, start: 1_702_592_000_000)
@@ -236,20 +246,15 @@ struct EvaluateCommandTests {
       #"{"subscriber": "before"}\#n{"subscriber": "r", "documents": [\#(first),"x.y.z" , \#(irregular),{"status": 21007},\#(last)]}"#
         .utf8)
     let start = try #require(batch.firstIndex(of: 0x0A)) + 1
-    let line = try SubscriberLine(batch[start...])
+    let (line, record) = try Self.scan(batch[start...])
     #expect(line.subscriber == "r")
     try #require(line.documents.count == 5)
-    var ids: [String] = []
-    for index in [0, 4] {
-      guard case .read(.success(.transaction(let transaction))) = line.documents[index] else {
-        Issue.record("documents[\(index)]: \(line.documents[index])")
-        continue
-      }
-      ids.append(transaction.entry?.transactionID.rawValue ?? "")
-    }
-    #expect(ids == ["2000000000000001", "2000000000000002"])
-    guard case .jws("x.y.z") = line.documents[1], case .json(let bytes) = line.documents[2],
-      case .read(.failure(.verifyReceiptStatus)) = line.documents[3]
+    #expect(
+      record.history.entries.map(\.transactionID.rawValue)
+        == ["2000000000000001", "2000000000000002"])
+    guard case .folded = line.documents[0], case .jws("x.y.z") = line.documents[1],
+      case .json(let bytes) = line.documents[2],
+      case .refused(.verifyReceiptStatus) = line.documents[3], case .folded = line.documents[4]
     else {
       Issue.record("documents: \(line.documents)")
       return

@@ -203,10 +203,10 @@ struct FastDocumentReaderTests {
       Self.shareStorage(alternating[1].originalTransactionID, alternating[3].originalTransactionID))
   }
 
-  /// Documents read one after another from one buffer with one memo (as `entitlements
-  /// evaluate` reads a line): each is the document read alone, whatever ids of the same length
-  /// and keys in another order came before it, and each ends where the next begins; an id met
-  /// in an earlier document shares its string.
+  /// Documents read one after another from one buffer with what the reader learnt carried
+  /// over (as `entitlements evaluate` reads a line): each is the document read alone, whatever
+  /// ids of the same length and keys in another order came before it, and each ends where the
+  /// next begins; an id met in an earlier document shares its string.
   @Test func documentsReadInTurnWithOneMemoAreEachReadExactly() throws {
     let products = [0, 1, 0, 2, 3, 4, 0, 1].map { "com.example.product.\($0)" }
     let originals = [0, 1, 0, 2, 0, 3, 4, 0].map { "100000000000000\($0)" }
@@ -223,20 +223,37 @@ struct FastDocumentReaderTests {
         """
     }
     let buffer = Array(documents.joined(separator: ", ").utf8)
-    var memo = DocumentReader.Memo()
+    var lent = FastDocumentReader.Lent()
     var start = 0
     var read: [AppStoreDocument] = []
     try buffer.withUnsafeBufferPointer { buffer in
       for document in documents {
-        let (result, end) = try #require(DocumentReader.read(buffer, objectAt: start, memo: &memo))
-        let alone = try DocumentReader.read(Array(document.utf8))
-        let inTurn = try result.get()
-        #expect(DocumentReader.isSame(inTurn, alone), "\(document)")
+        let end = try #require(
+          FastDocumentReader.read(buffer, objectAt: start, lent: &lent) { read.append($0) })
         #expect(end == start + document.utf8.count)
-        read.append(inTurn)
         start = end + 2
       }
     }
+    try #require(read.count == documents.count)
+    for (document, inTurn) in zip(documents, read) {
+      let alone = try DocumentReader.read(Array(document.utf8))
+      #expect(DocumentReader.isSame(inTurn, alone), "\(document)")
+    }
+    // Folded in turn with one memo, as `entitlements evaluate` folds a line: the same record.
+    var memo = DocumentReader.Memo()
+    var record = SubscriberRecord()
+    var expected = SubscriberRecord()
+    start = 0
+    try buffer.withUnsafeBufferPointer { buffer in
+      for document in documents {
+        let (end, refusal) = try #require(
+          DocumentReader.fold(buffer, objectAt: start, into: &record, memo: &memo))
+        #expect(refusal == nil)
+        expected.fold(try DocumentReader.read(Array(document.utf8)))
+        start = end + 2
+      }
+    }
+    #expect(record == expected)
     guard case .transaction(let first) = read[0], case .transaction(let third) = read[2],
       let a = first.entry, let b = third.entry
     else {

@@ -64,25 +64,32 @@ public enum DocumentReader {
 
   /// Reads the JSON object that begins at `start` in `buffer` and is followed by other bytes
   /// (a document among others on a line of `entitlements evaluate`'s input) with the
-  /// byte-level reader, unverified: the document, or why it is refused, and the index just
-  /// past it. `nil` when the document is not regular: the caller reads its bytes with
+  /// byte-level reader, unverified, and folds it into `record` where it was read (a document
+  /// is a few hundred bytes: it is not copied from result to result). Returns the index just
+  /// past the object, and the error when the document is refused (nothing is folded then);
+  /// `nil` when the document is not regular: the caller reads its bytes with
   /// ``read(_:verifier:)``, which reads it with the general reader and says what is irregular.
   ///
   /// `memo` carries what the reader learnt from one document to the next (the order of each
   /// kind of object's keys, the last ids read, whose `String`s the next documents share): one
   /// subscriber's documents, read with one memo, are read faster.
-  package static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, memo: inout Memo
-  ) -> (document: Result<AppStoreDocument, ReadError>, end: Int)? {
-    guard let (document, end) = FastDocumentReader.read(buffer, objectAt: start, lent: &memo.lent)
-    else {
-      return nil
+  package static func fold(
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, into record: inout SubscriberRecord,
+    memo: inout Memo
+  ) -> (end: Int, refusal: ReadError?)? {
+    var refusal: ReadError?
+    let end = FastDocumentReader.read(buffer, objectAt: start, lent: &memo.lent) { document in
+      if let error = statusError(of: document) {
+        refusal = error
+      } else {
+        record.fold(document)
+      }
     }
-    return (Result { () throws(ReadError) in try checked(document) }, end)
+    return end.map { ($0, refusal) }
   }
 
   /// What the byte-level reader carries from one document to the next
-  /// (``read(_:objectAt:memo:)``).
+  /// (``fold(_:objectAt:into:memo:)``).
   package struct Memo {
     var lent = FastDocumentReader.Lent()
 
@@ -158,10 +165,17 @@ public enum DocumentReader {
   /// A document read by one of the readers, checked: a verifyReceipt response whose status
   /// carries no receipt is an error, never an empty history.
   private static func checked(_ document: AppStoreDocument) throws(ReadError) -> AppStoreDocument {
-    if case .verifyReceipt(let response) = document, let error = response.statusError {
-      throw .verifyReceiptStatus(error)
-    }
+    if let error = statusError(of: document) { throw error }
     return document
+  }
+
+  /// The error of a verifyReceipt response whose status carries no receipt; `nil` for any
+  /// other document.
+  private static func statusError(of document: AppStoreDocument) -> ReadError? {
+    guard case .verifyReceipt(let response) = document, let error = response.statusError else {
+      return nil
+    }
+    return .verifyReceiptStatus(error)
   }
 
   private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -319,12 +319,13 @@ struct FastDocumentReader {
   }
 
   /// Reads the regular JSON object that begins at `start` in `buffer` and is followed by other
-  /// bytes (a document inside a JSON Lines line): the document, and the index just past its
-  /// closing brace; `nil` to leave it to the general reader.
+  /// bytes (a document inside a JSON Lines line), hands it to `body` where it was read, and
+  /// returns the index just past its closing brace; `nil` to leave it to the general reader.
   /// `lent` carries the key order and ids learnt from one document to the next.
   static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, lent: inout Lent
-  ) -> (document: AppStoreDocument, end: Int)? {
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, lent: inout Lent,
+    _ body: (AppStoreDocument) -> Void
+  ) -> Int? {
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
     var reader = FastDocumentReader(bytes: buffer)
     reader.index = start
@@ -334,7 +335,9 @@ struct FastDocumentReader {
     let document = try? reader.document(.document)
     swap(&reader.memo, &lent.memo)
     lent.followers = reader.followers
-    return document.map { ($0, reader.index) }
+    guard let document else { return nil }
+    body(document)
+    return reader.index
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
