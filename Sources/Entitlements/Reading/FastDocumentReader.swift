@@ -498,11 +498,14 @@ struct FastDocumentReader {
       !seen.contains(.notification_type)
       && (seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info))
     let payloadKeys = seen.contains(.transactionId) || seen.contains(.originalTransactionId)
-    let kindCount = [
+    // Counted in place: an array of them was an allocation per document.
+    let kinds: InlineArray<8, Bool> = [
       seen.contains(.signedPayload), seen.contains(.notificationType),
       seen.contains(.notification_type), seen.contains(.signedTransactions),
       seen.contains(.notificationHistory), statuses != nil, receiptKeys, payloadKeys,
-    ].filter { $0 }.count
+    ]
+    var kindCount = 0
+    for kind in kinds.indices where kinds[kind] { kindCount += 1 }
     guard kindCount <= 1 else { throw GiveUp() }
     // A history page's notification is read as one whatever its keys; only a regular one is
     // read here.
