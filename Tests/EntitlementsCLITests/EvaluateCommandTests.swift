@@ -294,6 +294,36 @@ struct EvaluateCommandTests {
       "\(lines)")
   }
 
+  /// A file whose lines cross the reads' chunks, one line longer than two chunks: every line
+  /// is answered, in order.
+  @Test func aLineLongerThanAReadIsReadWhole() throws {
+    let documents = (0..<(2 * StandardStreams.chunkSize / 200 + 1_000)).map { month in
+      Self.transaction(
+        3_000_000_000_000_000 + Int64(month), original: 3_000_000_000_000_000,
+        start: 1_000_000_000_000 + Int64(month) * 2_592_000_000)
+    }
+    let long = #"{"subscriber": "long", "documents": [\#(documents.joined(separator: ", "))]}"#
+    try #require(long.utf8.count > 2 * StandardStreams.chunkSize)
+    let file = try Self.temporary(
+      "long.jsonl", [Self.line(0), long, Self.line(2)].joined(separator: "\n") + "\n")
+    let catalog = try Self.temporary("products.json", Self.catalog)
+    let run = EntitlementsTool.run([
+      "evaluate", file, "--catalog", catalog, "--at", "2026-01-01T00:00:00Z", "--jobs", "2",
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    let values = try Self.lines(run.output)
+    try #require(values.count == 3)
+    #expect(values.map { $0["subscriber"] } == [.string("s0"), .string("long"), .string("s2")])
+    guard case .array(let entitlements)? = values[1]["entitlements"],
+      case .object(let premium)? = entitlements.first
+    else {
+      Issue.record("no entitlement for the long line: \(values[1])")
+      return
+    }
+    // A line cut where a read ended would be an error line; this one is a subscriber.
+    #expect(premium["state"] == .string("active"))
+  }
+
   /// Lines cut across reads of any size, and batches of any size, give the same output.
   @Test(arguments: [(1, 1), (7, 64), (4096, 1 << 20)])
   func chunksAndBatchesDoNotChangeTheOutput(chunk: Int, batch: Int) throws {
