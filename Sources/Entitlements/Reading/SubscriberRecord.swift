@@ -27,7 +27,7 @@ public struct SubscriberRecord: Hashable, Sendable {
   private var entryTimestamps: [Instant] = []
   /// Where each transaction's entry is in ``entries``; built only once an entry comes whose
   /// transaction id is not larger than every id before it (see ``largestID``).
-  private var positions = IdentifierTable()
+  private var positions: [CompactIdentifier: Int] = [:]
   /// While every entry's transaction id is a plain number larger than all before it (Apple
   /// numbers transactions in time order, and a history is read oldest first), the largest:
   /// an entry with a larger one is new, with no lookup. `nil` once ``positions`` is built.
@@ -70,6 +70,7 @@ public struct SubscriberRecord: Hashable, Sendable {
     let capacity = max(entries.count + count, 2 * entries.capacity)
     entries.reserveCapacity(capacity)
     entryTimestamps.reserveCapacity(capacity)
+    if largestID == nil { positions.reserveCapacity(capacity) }
   }
 
   /// Folds one entry from a document of `timestamp`: kept when it is a new transaction or
@@ -85,8 +86,9 @@ public struct SubscriberRecord: Hashable, Sendable {
       }
       indexEntries()
     }
-    guard let position = positions.position(of: entry.transactionKey, orInsert: entries.count)
-    else {
+    let key = entry.transactionKey
+    guard let position = positions[key] else {
+      positions[key] = entries.count
       entries.append(entry)
       entryTimestamps.append(timestamp)
       return
@@ -167,9 +169,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// Builds ``positions`` for the entries so far, and keeps it from then on.
   private mutating func indexEntries() {
     largestID = nil
-    positions = IdentifierTable(minimumCapacity: entries.capacity)
+    positions.reserveCapacity(entries.capacity)
     for position in entries.indices {
-      _ = positions.position(of: entries[position].transactionKey, orInsert: position)
+      positions[entries[position].transactionKey] = position
     }
   }
 

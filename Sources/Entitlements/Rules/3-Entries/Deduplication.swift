@@ -148,13 +148,12 @@ enum Deduplication {
 
   /// Whether no two records share a transaction id or a subscription order line.
   static func isUnique(_ entries: UnsafeBufferPointer<ReceiptEntry>) -> Bool {
-    var transactions = IdentifierTable(minimumCapacity: entries.count)
-    var orderLines = IdentifierTable()
+    var transactions = Set<CompactIdentifier>(minimumCapacity: entries.count)
+    var orderLines = Set<CompactIdentifier>()
     for index in entries.indices {
-      guard transactions.position(of: entries[index].transactionKey, orInsert: index) == nil
-      else { return false }
+      guard transactions.insert(entries[index].transactionKey).inserted else { return false }
       if let key = orderLineKey(entries, index) {
-        guard orderLines.position(of: key, orInsert: index) == nil else { return false }
+        guard orderLines.insert(key).inserted else { return false }
       }
     }
     return true
@@ -184,15 +183,16 @@ enum Deduplication {
     var diagnostics: [Diagnostic] = []
     func merge(_ indices: [Int], by key: (Int) -> CompactIdentifier?) -> [Int] {
       var kept: [Int] = []
-      var positions = IdentifierTable()
+      var positions: [CompactIdentifier: Int] = [:]
       for index in indices {
         guard let key = key(index) else {
           kept.append(index)
           continue
         }
-        if let position = positions.position(of: key, orInsert: kept.count) {
+        if let position = positions[key] {
           kept[position] = preferred(kept[position], index, in: entries, &diagnostics)
         } else {
+          positions[key] = kept.count
           kept.append(index)
         }
       }
