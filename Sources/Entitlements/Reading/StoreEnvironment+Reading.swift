@@ -11,16 +11,6 @@ extension StoreEnvironment {
   ///
   /// - Parameter appleName: The value of an `environment` or `receipt_type` field.
   public init?(appleName: String) {
-    // The App Store Server API's two usual spellings first, with no lowercased copy made.
-    switch appleName {
-    case "Production":
-      self = .production
-      return
-    case "Sandbox":
-      self = .sandbox
-      return
-    default: break
-    }
     switch appleName.lowercased() {
     case "production", "prod", "productionvpp": self = .production
     case "sandbox", "productionsandbox", "productionvppsandbox": self = .sandbox
