@@ -294,6 +294,37 @@ struct EvaluateCommandTests {
       "\(lines)")
   }
 
+  /// A line's error is its first document that cannot be read, in line order, whichever
+  /// reader refused it: a document the byte-level reader refused in place (a verifyReceipt
+  /// status with no receipt) and one it left to the general reader (invalid JSON), in both
+  /// orders.
+  @Test(arguments: [
+    (#"[{"status": 0, "x": tru}, {"status": 21007}]"#, "documents[0]: ", "21007"),
+    (
+      #"[{"status": 21007}, {"status": 0, "x": tru}]"#, "documents[0]: verifyReceipt status 21007",
+      ""
+    ),
+    (#"[{"status": 21007}, "not.a.jws"]"#, "documents[0]: verifyReceipt status 21007", ""),
+    (#"["not.a.jws", {"status": 21007}]"#, "documents[0]: ", "21007"),
+  ])
+  func theFirstDocumentThatCannotBeReadIsTheLinesError(
+    documents: String, prefix: String, notContaining: String
+  ) throws {
+    let evaluation = BatchEvaluation(
+      evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
+    var memo = DocumentReader.Memo()
+    let line = Array(#"{"subscriber": "s", "documents": \#(documents)}"#.utf8)
+    let (bytes, failed) = evaluation.evaluate(line[...], number: 1, memo: &memo)
+    #expect(failed)
+    let value = try JSONValue(parsing: bytes)
+    guard case .string(let error)? = value["error"] else {
+      Issue.record("no error: \(String(decoding: bytes, as: UTF8.self))")
+      return
+    }
+    #expect(error.hasPrefix(prefix), "\(error)")
+    if !notContaining.isEmpty { #expect(!error.contains(notContaining), "\(error)") }
+  }
+
   /// A file whose lines cross the reads' chunks, one line longer than two chunks: every line
   /// is answered, in order.
   @Test func aLineLongerThanAReadIsReadWhole() throws {

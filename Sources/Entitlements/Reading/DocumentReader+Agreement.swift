@@ -15,6 +15,7 @@ extension DocumentReader {
   /// - Parameter bytes: A document as received, or any bytes.
   /// - Returns: One sentence naming what differs, or `nil`.
   package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
+    if let disagreement = inPlaceDisagreement(bytes) { return disagreement }
     guard let read = FastDocumentReader.read(bytes) else { return nil }
     // A verifyReceipt status that carries no receipt is refused after either reader: the
     // general reader must refuse it with the same error.
@@ -43,6 +44,46 @@ extension DocumentReader {
         + "\(general.diagnostics)"
     }
     return nil
+  }
+
+  /// What the byte-level reader reads differently when it reads `bytes` in place, as
+  /// `entitlements evaluate` reads a document among others on a line
+  /// (``fold(_:objectAt:into:memo:)``): inside `[` and `, 0]`, with what it learnt from
+  /// reading the same bytes just before. `nil` when it reads the document that the
+  /// whole-document reader reads and ends just past it, or gives up where that reader gives up;
+  /// an object followed by other bytes (which the line's scanner then refuses) is no
+  /// disagreement.
+  private static func inPlaceDisagreement(_ bytes: [UInt8]) -> String? {
+    let leading = bytes.prefix { isWhitespace($0) }.count
+    guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
+    let trailing = bytes.reversed().prefix { isWhitespace($0) }.count
+    let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
+    let whole = FastDocumentReader.read(bytes)
+    var lent = FastDocumentReader.Lent()
+    let read = line.withUnsafeBufferPointer { buffer in
+      var document: AppStoreDocument?
+      for _ in 0..<2 {
+        document = nil
+        let end = FastDocumentReader.read(buffer, objectAt: 1 + leading, lent: &lent) {
+          document = $0
+        }
+        guard let end, document != nil else { return (AppStoreDocument?.none, -1) }
+        guard end == 1 + bytes.count - trailing else { return (AppStoreDocument?.none, end) }
+      }
+      return (document, 1 + bytes.count - trailing)
+    }
+    switch (read.0, whole) {
+    case (nil, nil): return nil
+    case (nil, _?):
+      return read.1 < 0
+        ? "the byte-level reader gives up in place on a document it reads whole"
+        : "the byte-level reader in place ends at \(read.1 - 1), not where the document ends"
+    case (_?, nil):
+      return "the byte-level reader reads in place a document it gives up on whole"
+    case (let inPlace?, let whole?):
+      return isSame(inPlace.document, whole.document)
+        ? nil : "the byte-level reader read in place \(inPlace), whole \(whole)"
+    }
   }
 
   /// Whether two documents are the same value of the same type.

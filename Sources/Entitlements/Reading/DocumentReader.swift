@@ -178,7 +178,7 @@ public enum DocumentReader {
     return .verifyReceiptStatus(error)
   }
 
-  private static func isWhitespace(_ byte: UInt8) -> Bool {
+  static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
