@@ -57,7 +57,7 @@ struct BatchEvaluation: Sendable {
         switch document {
         case .folded: continue
         case .refused(let error): throw error
-        case .json(let bytes): record.fold(try DocumentReader.read(bytes))
+        case .json(let bytes): record.fold(try DocumentReader.readGeneral(Array(bytes)))
         case .jws(let compact): record.fold(try DocumentReader.read(Array(compact.utf8)))
         }
       } catch {

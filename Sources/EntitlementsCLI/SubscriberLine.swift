@@ -195,7 +195,8 @@ private struct Scanner {
     index = end + 1
   }
 
-  /// The documents array: each element's bytes, or its JWS string.
+  /// The documents array: each JSON object the byte-level reader reads is folded into
+  /// `record` (or refused), any other element kept as its bytes or its JWS string.
   mutating func documents(
     into record: inout SubscriberRecord, memo: inout DocumentReader.Memo
   ) throws(Failure) -> [SubscriberLine.Document] {

@@ -68,7 +68,7 @@ public enum DocumentReader {
   /// is a few hundred bytes: it is not copied from result to result). Returns the index just
   /// past the object, and the error when the document is refused (nothing is folded then);
   /// `nil` when the document is not regular: the caller reads its bytes with
-  /// ``read(_:verifier:)``, which reads it with the general reader and says what is irregular.
+  /// ``readGeneral(_:)``, which says what is irregular.
   ///
   /// `memo` carries what the reader learnt from one document to the next (the order of each
   /// kind of object's keys, the last ids read, whose `String`s the next documents share): one
@@ -93,6 +93,7 @@ public enum DocumentReader {
   package struct Memo {
     var lent = FastDocumentReader.Lent()
 
+    /// Nothing learnt yet: the state of a reader that has read no document.
     package init() {}
   }
 
@@ -156,9 +157,10 @@ public enum DocumentReader {
     }
   }
 
-  /// Reads with the general reader only (the reference the byte-level reader is tested
-  /// against).
-  static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
+  /// Reads with the general reader only: the reference the byte-level reader is tested
+  /// against, and the reader of a document the byte-level reader did not read in place
+  /// (``fold(_:objectAt:into:memo:)``), which says what is irregular.
+  package static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
     try checked(read(bytes, depth: 0, fast: false, payloads: .unverified))
   }
 

@@ -26,7 +26,7 @@ struct FastDocumentReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   /// Whether the document must end where the bytes end (else other bytes may follow it: see
-  /// ``read(_:objectAt:)``).
+  /// ``read(_:objectAt:lent:_:)``).
   private var endsWithBytes = true
   /// Where the document is, which decides the kinds it may be (as ``DocumentReader`` reads
   /// each place).
@@ -326,6 +326,7 @@ struct FastDocumentReader {
     _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, lent: inout Lent,
     _ body: (AppStoreDocument) -> Void
   ) -> Int? {
+    precondition(start >= 0, "an object before the buffer")
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
     var reader = FastDocumentReader(bytes: buffer)
     reader.index = start
@@ -498,7 +499,7 @@ struct FastDocumentReader {
       !seen.contains(.notification_type)
       && (seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info))
     let payloadKeys = seen.contains(.transactionId) || seen.contains(.originalTransactionId)
-    // Counted in place: an array of them was an allocation per document.
+    // Counted in place, with no array allocated per document.
     let kinds: InlineArray<8, Bool> = [
       seen.contains(.signedPayload), seen.contains(.notificationType),
       seen.contains(.notification_type), seen.contains(.signedTransactions),
