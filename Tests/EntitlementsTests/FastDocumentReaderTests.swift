@@ -254,6 +254,20 @@ struct FastDocumentReaderTests {
       }
     }
     #expect(record == expected)
+    // A second line, in a buffer of its own, read with the memo of the first: ids are read
+    // from its bytes, never from where the first line had them.
+    let second = Array(documents.reversed().joined(separator: ",").utf8)
+    var again = SubscriberRecord()
+    start = 0
+    try second.withUnsafeBufferPointer { buffer in
+      for document in documents.reversed() {
+        let (end, _) = try #require(
+          DocumentReader.fold(buffer, objectAt: start, into: &again, memo: &memo))
+        #expect(end == start + document.utf8.count)
+        start = end + 1
+      }
+    }
+    #expect(again == expected)
     guard case .transaction(let first) = read[0], case .transaction(let third) = read[2],
       let a = first.entry, let b = third.entry
     else {

@@ -234,22 +234,6 @@ struct ReadingTests {
   }
 }
 
-extension ReadingTests {
-  /// Apple's spellings of an environment, in any case, and the receipt types; anything else
-  /// is no environment.
-  @Test(
-    arguments: [
-      ("Production", StoreEnvironment.production), ("Sandbox", .sandbox), ("PROD", .production),
-      ("production", .production), ("SANDBOX", .sandbox), ("ProductionSandbox", .sandbox),
-      ("ProductionVPP", .production), ("ProductionVPPSandbox", .sandbox), ("Xcode", .xcode),
-      ("xcode", .xcode), ("LocalTesting", .localTesting), ("Sandbox ", nil), ("Prod", .production),
-      ("Staging", nil), ("", nil),
-    ] as [(String, StoreEnvironment?)])
-  func environmentSpellings(_ name: String, _ environment: StoreEnvironment?) {
-    #expect(StoreEnvironment(appleName: name) == environment, "\(name)")
-  }
-}
-
 @Suite("SubscriberRecord: any order, any number of times, one result")
 struct SubscriberRecordTests {
   static let receipt = """

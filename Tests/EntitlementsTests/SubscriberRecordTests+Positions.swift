@@ -7,12 +7,16 @@ import Testing
 /// than all before it (a repeat, an older transaction, an id that is not a plain number)
 /// builds the table and keeps it (SPEC §3, §10).
 extension SubscriberRecordTests {
-  /// One transaction document: `id`, revoked when `revoked`.
+  /// One transaction document: `id`, revoked when `revoked`, signed on day `signed` (undated
+  /// when `nil`: the oldest).
   struct Fold: CustomStringConvertible {
     let id: String
     let revoked: Bool
+    var signed: Int64?
 
-    var description: String { revoked ? "\(id) revoked" : id }
+    var description: String {
+      (revoked ? "\(id) revoked" : id) + (signed.map { " signed on day \($0)" } ?? "")
+    }
 
     /// The transaction, bought on day `day` for 30 days.
     func transaction(day: Int) -> AppStoreTransaction {
@@ -24,7 +28,7 @@ extension SubscriberRecordTests {
         cancellationDate: revoked ? purchase + .days(3) : nil)
       return AppStoreTransaction(
         entry: entry, type: "Auto-Renewable Subscription", environment: .production,
-        timestamp: nil, diagnostics: [])
+        timestamp: signed.map { instant("2025-01-01T00:00:00Z") + .days($0) }, diagnostics: [])
     }
   }
 
@@ -38,12 +42,17 @@ extension SubscriberRecordTests {
     var description: String { name }
   }
 
-  static func fold(_ id: String) -> Fold { Fold(id: id, revoked: false) }
-  static func revoke(_ id: String) -> Fold { Fold(id: id, revoked: true) }
+  static func fold(_ id: String, signed: Int64? = nil) -> Fold {
+    Fold(id: id, revoked: false, signed: signed)
+  }
+  static func revoke(_ id: String, signed: Int64? = nil) -> Fold {
+    Fold(id: id, revoked: true, signed: signed)
+  }
 
   static let positionCases: [PositionCase] = [
     PositionCase(
-      name: "increasing ids: no repeat", folds: ["2000000000000001", "2000000000000002"].map(fold),
+      name: "increasing ids: no repeat",
+      folds: ["2000000000000001", "2000000000000002"].map { fold($0) },
       ids: ["2000000000000001", "2000000000000002"], revoked: []),
     PositionCase(
       name: "the last id again", folds: [fold("2000000000000001"), revoke("2000000000000001")],
@@ -72,6 +81,17 @@ extension SubscriberRecordTests {
       ],
       ids: ["2000000000000001", "2000000000000002", "2000000000000003"],
       revoked: ["2000000000000003"]),
+    PositionCase(
+      name: "a newer document without the refund, once the table is built",
+      folds: [
+        revoke("2000000000000001", signed: 1), fold("2000000000000002", signed: 2),
+        fold("2000000000000001", signed: 5),
+      ],
+      ids: ["2000000000000001", "2000000000000002"], revoked: []),
+    PositionCase(
+      name: "an older document without the refund after it",
+      folds: [revoke("2000000000000001", signed: 5), fold("2000000000000001", signed: 1)],
+      ids: ["2000000000000001"], revoked: ["2000000000000001"]),
     PositionCase(
       name: "id 0 twice", folds: [fold("0"), revoke("0")], ids: ["0"], revoked: ["0"]),
     PositionCase(
