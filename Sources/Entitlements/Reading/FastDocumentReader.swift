@@ -331,12 +331,9 @@ struct FastDocumentReader {
     var reader = FastDocumentReader(bytes: buffer)
     reader.index = start
     reader.endsWithBytes = false
-    swap(&reader.memo, &lent.memo)
-    reader.followers = lent.followers
-    let document = try? reader.document(.document)
-    swap(&reader.memo, &lent.memo)
-    lent.followers = reader.followers
-    guard let document else { return nil }
+    guard let document = reader.withLent(&lent, { try? $0.document(.document) }) else {
+      return nil
+    }
     body(document)
     return reader.index
   }
@@ -903,6 +900,20 @@ struct FastDocumentReader {
     return document
   }
 
+  /// `body` run with what `lent` carries (key predictions, memo of ids) as this reader's own;
+  /// `lent` holds them again after, with what `body` learnt.
+  private mutating func withLent<Result>(
+    _ lent: inout Lent, _ body: (inout FastDocumentReader) -> Result
+  ) -> Result {
+    swap(&memo, &lent.memo)
+    followers = lent.followers
+    defer {
+      swap(&memo, &lent.memo)
+      lent.followers = followers
+    }
+    return body(&self)
+  }
+
   /// What a reader lends the reader of a nested payload besides a buffer, or the reader of the
   /// next document: its key predictions (payloads of one kind list their keys in one order)
   /// and its memo of ids.
@@ -923,12 +934,8 @@ struct FastDocumentReader {
     return buffer.withUnsafeBufferPointer { decoded -> AppStoreDocument? in
       var reader = FastDocumentReader(bytes: UnsafeBufferPointer(rebasing: decoded[..<count]))
       swap(&reader.scratch, &lent)
-      swap(&reader.memo, &shared.memo)
-      reader.followers = shared.followers
-      let document = try? reader.whole(context)
+      let document = reader.withLent(&shared) { try? $0.whole(context) }
       swap(&reader.scratch, &lent)
-      swap(&reader.memo, &shared.memo)
-      shared.followers = reader.followers
       return document
     }
   }
