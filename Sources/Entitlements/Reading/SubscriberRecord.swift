@@ -151,14 +151,7 @@ public struct SubscriberRecord: Hashable, Sendable {
     case .verifyReceipt(let document): fold(document)
     case .notificationV1(let document): fold(document)
     case .notificationV2(let document): fold(document)
-    case .transaction(let document):
-      // One entry: folded as it is, with no array made for it.
-      let timestamp = document.timestamp ?? .distantPast
-      if let entry = document.entry {
-        reserve(1)
-        fold(entry, from: timestamp)
-      }
-      foldEvidence(of: document, from: timestamp)
+    case .transaction(let document): fold(document)
     case .renewal(let document): fold(document)
     case .transactionHistory(let document): fold(document)
     case .subscriptionStatuses(let document): fold(document)
