@@ -15,8 +15,9 @@ extension DocumentReader {
   /// - Parameter bytes: A document as received, or any bytes.
   /// - Returns: One sentence naming what differs, or `nil`.
   package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
-    if let disagreement = inPlaceDisagreement(bytes) { return disagreement }
-    guard let read = FastDocumentReader.read(bytes) else { return nil }
+    let whole = FastDocumentReader.read(bytes)
+    if let disagreement = inPlaceDisagreement(bytes, whole: whole) { return disagreement }
+    guard let read = whole else { return nil }
     // A verifyReceipt status that carries no receipt is refused after either reader: the
     // general reader must refuse it with the same error.
     if case .verifyReceipt(let response) = read, let statusError = response.statusError {
@@ -52,13 +53,12 @@ extension DocumentReader {
   /// reading the same bytes just before. `nil` when it reads the document that the
   /// whole-document reader reads and ends just past it, or gives up where that reader gives up;
   /// an object followed by other bytes (which the line's scanner then refuses) is no
-  /// disagreement.
-  private static func inPlaceDisagreement(_ bytes: [UInt8]) -> String? {
+  /// disagreement. `whole` is what the whole-document reader read of `bytes`.
+  private static func inPlaceDisagreement(_ bytes: [UInt8], whole: AppStoreDocument?) -> String? {
     let leading = bytes.prefix { isWhitespace($0) }.count
     guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
     let trailing = bytes.reversed().prefix { isWhitespace($0) }.count
     let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
-    let whole = FastDocumentReader.read(bytes)
     var lent = FastDocumentReader.Lent()
     let read = line.withUnsafeBufferPointer { buffer in
       var document: AppStoreDocument?
