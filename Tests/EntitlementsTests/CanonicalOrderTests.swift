@@ -3,13 +3,13 @@ import Testing
 
 @testable import Entitlements
 
-/// The canonical order of long histories (a radix sort of purchase instant and index, ties put
+/// The canonical order of long histories (a bucket sort of purchase instant and index, ties put
 /// in canonical order) agrees with a comparison sort by ``ReceiptEntry/canonicallyPrecedes``.
-@Suite("Canonical order: the radix sort of long histories")
+@Suite("Canonical order: the bucket sort of long histories")
 struct CanonicalOrderTests {
   /// Shuffled histories on both sides of the 64-entry threshold, with many entries bought at
   /// one instant (ids of 15 and 16 digits, whose text and number orders differ), with and
-  /// without entries lacking a purchase date, and instants decades apart. The radix sort is
+  /// without entries lacking a purchase date, and instants decades apart. The bucket sort is
   /// also asked directly, at every size: it must answer, and agree.
   @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
   func agreesWithAComparisonSort(seed: UInt64) throws {
@@ -36,8 +36,8 @@ struct CanonicalOrderTests {
       let expected = entries.indices.sorted {
         ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
       }
-      let radix = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.radixOrder(of:)))
-      for order in [ReceiptEntry.canonicalOrder(of: entries), radix] {
+      let byInstant = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.instantOrder(of:)))
+      for order in [ReceiptEntry.canonicalOrder(of: entries), byInstant] {
         // Ids are all different: the order of ids is the order of entries.
         #expect(
           order.map { entries[$0].transactionID } == expected.map { entries[$0].transactionID },
@@ -47,9 +47,9 @@ struct CanonicalOrderTests {
     }
   }
 
-  /// Instants thousands of years apart leave no room for the index in whole bytes: it takes
-  /// the bits it needs, and the radix order still answers, as the comparison sort does.
-  @Test func radixOrderOfAWideSpanKeepsTheIndexInFewerBits() throws {
+  /// Instants thousands of years apart still leave room for the index beside them: the
+  /// instant order answers, as the comparison sort does.
+  @Test func instantOrderOfAWideSpanAnswers() throws {
     let step = Int64(1) << 47  // about 4 460 years
     let entries = (0..<300).map { index in
       let purchase = Instant(millisecondsSince1970: Int64(index % 7) * step - 3 * step)
@@ -61,41 +61,30 @@ struct CanonicalOrderTests {
     let expected = entries.indices.sorted {
       ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
     }
-    let radix = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.radixOrder(of:)))
-    #expect(radix == expected)
+    let byInstant = try #require(entries.withUnsafeBufferPointer(ReceiptEntry.instantOrder(of:)))
+    #expect(byInstant == expected)
   }
 
-  /// The radix sort agrees with the standard library's sort, keys with few varying bytes
-  /// and keys with all of them.
-  @Test(arguments: [UInt64(0xFF), 0xFFFF_FFFF, .max])
-  func radixSortAgreesWithSort(mask: UInt64) {
-    var random = SeededRandom(seed: mask)
-    for count in [0, 1, 2, 100, 5_000] {
-      var keys = (0..<count).map { _ in random.next(upperBound: .max) & mask }
-      let expected = keys.sorted()
-      keys.radixSort()
-      #expect(keys == expected, "\(count) keys under \(mask)")
-    }
-  }
-
-  /// Above its low bytes, the sort orders by the other bytes only and keeps the order of keys
-  /// equal there: keys carrying their position in the low bytes come out by value, then
-  /// position, with no pass over the position.
-  @Test(arguments: [1, 2, 3])
-  func radixSortAboveLowBytesIsStable(lowBytes: Int) {
-    var random = SeededRandom(seed: UInt64(lowBytes))
-    let shift = UInt64(8 * lowBytes)
-    for count in [2, 100, 5_000] {
-      // Few distinct values, so that many keys tie above the low bytes.
-      // The low bytes count down, so that a sort that reads them reverses ties.
-      var keys = (0..<count).map { position in
-        random.next(upperBound: 50) << shift | (UInt64(count - position) & ((1 << shift) - 1))
+  /// The bucket sort agrees with the standard library's sort on keys spread evenly, keys
+  /// crowded into a few buckets by one far key (each crowded bucket sorted by comparison, past
+  /// 16 keys), keys repeated, and keys spanning all 64 bits.
+  @Test(arguments: ["spread", "crowded", "repeated", "full width"])
+  func bucketSortAgreesWithSort(shape: String) {
+    var random = SeededRandom(seed: UInt64(shape.utf8.count))
+    for count in [0, 1, 2, 17, 100, 5_000] {
+      var keys: [UInt64] = (0..<count).map { _ in
+        switch shape {
+        case "spread": random.next(upperBound: 1 << 40)
+        case "crowded": 1_000_000 + random.next(upperBound: 1_000)
+        case "repeated": random.next(upperBound: 3) << 20
+        default: random.next(upperBound: .max) | (random.next(upperBound: 2) << 63)
+        }
       }
-      let expected = keys.indices.sorted { a, b in
-        keys[a] >> shift != keys[b] >> shift ? keys[a] >> shift < keys[b] >> shift : a < b
-      }.map { keys[$0] }
-      keys.radixSort(above: lowBytes)
-      #expect(keys == expected, "\(count) keys above \(lowBytes) bytes")
+      if shape == "crowded", count > 1 { keys[count / 2] = 1 << 50 }
+      let expected = keys.sorted()
+      keys.bucketSort()
+      let agrees = keys == expected
+      #expect(agrees, "\(count) keys, \(shape)")
     }
   }
 

@@ -91,7 +91,7 @@ extension ReceiptEntry {
 
   /// ``canonicalOrder(of:)-([ReceiptEntry])`` of entries read in place.
   static func canonicalOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int] {
-    if entries.count >= 64, let order = radixOrder(of: entries) { return order }
+    if entries.count >= 64, let order = instantOrder(of: entries) { return order }
     var keyed = entries.indices.map { index in
       (purchase: entries[index].purchaseDate?.millisecondsSince1970 ?? .min, index: index)
     }
@@ -103,14 +103,14 @@ extension ReceiptEntry {
     return keyed.map(\.index)
   }
 
-  /// ``canonicalOrder(of:)-([ReceiptEntry])`` of a long history, by a radix sort of one key
+  /// ``canonicalOrder(of:)-([ReceiptEntry])`` of a long history, by a bucket sort of one key
   /// per dated entry: its purchase instant (as an offset from the earliest) above its index.
   /// Entries that share a purchase instant come out by index, and are then put in canonical
   /// order among themselves; entries without a purchase date come first, in canonical order.
   /// `nil` when the instants span more time than the key holds beside the index (2⁶⁴⁻ᵇ ms for
   /// an index of b bits: about 557 years for a history of 10⁶ entries), which no real
   /// history does.
-  static func radixOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
+  static func instantOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
     var undated: [Int] = []
     var (low, high) = (Int64.max, Int64.min)
     for index in entries.indices {
@@ -124,21 +124,15 @@ extension ReceiptEntry {
     guard undated.count < entries.count else { return undated }
     // The span as an unsigned number: exact even where `high - low` overflows `Int64`.
     let span = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
-    // The index in whole low bytes when the span leaves room, else in as few bits as it
-    // needs. The stable sort need not read the bytes that hold only index bits: keys of one
-    // instant stay in the order of their indices, as they were made.
-    let exactBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
-    let roundedBits = (exactBits + 7) / 8 * 8
-    let indexBits = span >> (64 - roundedBits) == 0 ? roundedBits : exactBits
+    let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
     guard span >> (64 - indexBits) == 0 else { return nil }
-    let indexBytes = Int(indexBits / 8)
     var keys = [UInt64]()
     keys.reserveCapacity(entries.count - undated.count)
     for index in entries.indices {
       guard let purchase = entries[index].purchaseDate?.millisecondsSince1970 else { continue }
       keys.append(UInt64(bitPattern: purchase &- low) << indexBits | UInt64(index))
     }
-    keys.radixSort(above: indexBytes)
+    keys.bucketSort()
     let indexMask = (UInt64(1) << indexBits) - 1
     var order = undated
     order.reserveCapacity(entries.count)
