@@ -85,13 +85,7 @@ enum ProductClassification {
   static func classify(
     _ order: [Int]?, of entries: [ReceiptEntry], catalog: ProductCatalog
   ) -> Classification {
-    var result = Classification()
-    // The group entries go to (usually the only one).
-    var current: Int?
-    // The run being read: its first position and type. It ends where an entry of another
-    // type, or one that goes elsewhere, is met.
-    var runStart: Int?
-    var runType = ProductKind.autoRenewable
+    var runs = Runs()
     // The positions of the groups by entitlement, made when a second group appears.
     var positions: [EntitlementID: Int] = [:]
     // The catalog product of the previous entry, when it goes to the current group: the next
@@ -101,33 +95,21 @@ enum ProductClassification {
     // two products around upgrades and downgrades.
     var otherProduct: (id: ProductID, type: ProductKind, group: Int)?
     let count = order?.count ?? entries.count
-    /// Ends the run being read before `position`.
-    func endRun(before position: Int) {
-      if let start = runStart, let current {
-        result.groups[current].add(Group.Run(positions: start..<position, productType: runType))
-      }
-      runStart = nil
-    }
-    /// The entry at `position` goes to `group` with `type`: the run being read goes on when
-    /// it is of that group and type, else another begins.
-    func join(_ group: Int, _ type: ProductKind, at position: Int) {
-      if runStart != nil, current == group, runType == type { return }
-      endRun(before: position)
-      (current, runStart, runType) = (group, position, type)
-    }
     // Entries are read in place: a copy of an entry retains its strings.
     entries.withUnsafeBufferPointer { entries in
       for position in 0..<count {
         let index = order?[position] ?? position
         if let previousProduct, previousProduct == entries[index].productID { continue }
-        let previous = previousProduct.flatMap { product in current.map { (product, runType, $0) } }
+        let previous = previousProduct.flatMap { product in
+          runs.current.map { (product, runs.type, $0) }
+        }
         previousProduct = nil
         if let other = otherProduct,
           other.id.rawValue.isSameText(as: entries[index].productID.rawValue)
         {
           // The product before the previous one: its type and group are known.
           otherProduct = previous
-          join(other.group, other.type, at: position)
+          runs.join(other.group, other.type, at: position)
           previousProduct = entries[index].productID
           continue
         }
@@ -138,33 +120,62 @@ enum ProductClassification {
           product.map { ($0.type, $0.entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
         guard let type, type != .consumable else {
-          endRun(before: position)
-          if !diagnostics.isEmpty { result.diagnostics += diagnostics }
-          result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: type))
+          runs.end(before: position)
+          if !diagnostics.isEmpty { runs.result.diagnostics += diagnostics }
+          runs.result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: type))
           continue
         }
-        var group = current ?? 0
-        if current.map({ result.groups[$0].id != entitlement }) ?? true {
+        var group = runs.current ?? 0
+        if runs.current.map({ runs.result.groups[$0].id != entitlement }) ?? true {
           // Another group.
           if let found = positions[entitlement] {
             group = found
           } else {
-            if result.groups.count == 1 { positions[result.groups[0].id] = 0 }
-            group = result.groups.count
+            if runs.result.groups.count == 1 { positions[runs.result.groups[0].id] = 0 }
+            group = runs.result.groups.count
             if group > 0 { positions[entitlement] = group }
-            result.groups.append(Group(id: entitlement, order: order))
+            runs.result.groups.append(Group(id: entitlement, order: order))
           }
         }
-        join(group, type, at: position)
+        runs.join(group, type, at: position)
         // The entry's own string, not the catalog's: entries read from one document share one
         // string per product, and the same string is recognised without reading its text.
         if product != nil { previousProduct = entries[index].productID }
-        if !diagnostics.isEmpty { result.groups[group].diagnostics += diagnostics }
+        if !diagnostics.isEmpty { runs.result.groups[group].diagnostics += diagnostics }
       }
     }
-    endRun(before: count)
+    runs.end(before: count)
+    var result = runs.result
     if result.groups.count > 1 { result.groups.sort { $0.id < $1.id } }
     return result
+  }
+
+  /// The classification being made, and the run being read: its group, first position and
+  /// type. A run ends where an entry of another type, or one that goes elsewhere, is met.
+  /// (A struct, not local functions sharing local variables: those are checked for
+  /// exclusive access at run time, on every call.)
+  private struct Runs {
+    var result = Classification()
+    /// The group entries go to (usually the only one).
+    var current: Int?
+    var start: Int?
+    var type = ProductKind.autoRenewable
+
+    /// Ends the run being read before `position`.
+    mutating func end(before position: Int) {
+      if let start, let current {
+        result.groups[current].add(Group.Run(positions: start..<position, productType: type))
+      }
+      start = nil
+    }
+
+    /// The entry at `position` goes to `group` with `type`: the run being read goes on when
+    /// it is of that group and type, else another begins.
+    mutating func join(_ group: Int, _ type: ProductKind, at position: Int) {
+      if start != nil, current == group, self.type == type { return }
+      end(before: position)
+      (current, start, self.type) = (group, position, type)
+    }
   }
 
   /// The catalog duration an entry counts with: its product's, and none for a product missing
