@@ -1,6 +1,7 @@
 import Dispatch
 import Entitlements
 import EntitlementsScenarios
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -249,30 +250,40 @@ struct BatchEvaluation: Sendable {
     }
   }
 
-  /// Starts evaluating `batch` on `jobs` threads, each taking lines in turn.
+  /// Starts evaluating `batch` on `jobs` threads. Each takes the next few lines not yet
+  /// taken, so that a thread that gets less of the machine (this one reads and writes beside
+  /// them) leaves more lines to the others instead of holding the batch back.
   private func start(_ batch: Batch, jobs: Int) -> Running {
     let results = Results(count: batch.lines.count)
     let group = DispatchGroup()
     let workers = max(1, min(jobs, batch.lines.count))
-    for worker in 0..<workers {
+    for _ in 0..<workers {
       DispatchQueue.global().async(group: group) {
         var memo = DocumentReader.Memo()
-        for index in stride(from: worker, to: batch.lines.count, by: workers) {
-          results.set(
-            index, evaluate(batch.lines[index], number: batch.numbers[index], memo: &memo))
+        while let lines = results.claim(Self.linesPerClaim) {
+          for index in lines {
+            results.set(
+              index, evaluate(batch.lines[index], number: batch.numbers[index], memo: &memo))
+          }
         }
       }
     }
     return Running(group: group, results: results)
   }
 
+  /// How many lines a thread takes at a time: a few, so that threads rarely meet at the
+  /// counter and finish a batch within a few lines of each other.
+  private static let linesPerClaim = 8
+
   /// The outputs of one batch, written by several threads, each to its own places: one
   /// buffer allocated up front, so that no thread touches another's element or the buffer's
   /// owner (a Swift array written from several threads would be an exclusivity violation).
   private final class Results: @unchecked Sendable {
-    // Each index is written by exactly one thread, and read after all have finished
-    // (``Running/wait()`` returns when every worker has).
+    // Each index is written by exactly one thread (the one that claimed it), and read after
+    // all have finished (``Running/wait()`` returns when every worker has).
     private let storage: UnsafeMutableBufferPointer<(bytes: [UInt8], failed: Bool)>
+    /// The first index not yet claimed.
+    private let claimed = Atomic<Int>(0)
 
     init(count: Int) {
       storage = .allocate(capacity: count)
@@ -282,6 +293,14 @@ struct BatchEvaluation: Sendable {
     deinit {
       storage.deinitialize()
       storage.deallocate()
+    }
+
+    /// The next `count` indices (fewer at the end) for the calling thread alone; `nil` once
+    /// all are taken.
+    func claim(_ count: Int) -> Range<Int>? {
+      let first = claimed.wrappingAdd(count, ordering: .relaxed).oldValue
+      guard first < storage.count else { return nil }
+      return first..<min(first + count, storage.count)
     }
 
     func set(_ index: Int, _ value: (bytes: [UInt8], failed: Bool)) {
