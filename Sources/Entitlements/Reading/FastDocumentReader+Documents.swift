@@ -1,0 +1,414 @@
+// Each kind of document, read from its top-level keys (SPEC §10).
+
+extension FastDocumentReader {
+  /// What a v2 notification's `data` holds.
+  struct NotificationData {
+    var status: Int?
+    var environment: String?
+    var transaction: AppStoreTransaction?
+    var renewal: AppStoreRenewalInfo?
+  }
+
+  /// A document at `context`: a bare JWS where a whole document may be one, else a JSON
+  /// object.
+  mutating func whole(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    skipWhitespace()
+    if context == .document, index < bytes.count, bytes[index] != UInt8(ascii: "{"),
+      bytes[index] != UInt8(ascii: "[")
+    {
+      return try bareJWS()
+    }
+    return context == .signedField ? try signedPayload() : try document(context)
+  }
+
+  /// The payload of a signed transaction or renewal info field: ``document(_:)`` for these
+  /// two kinds only, with none of the other kinds' state to carry. A key of another kind of
+  /// document gives up, as ``document(_:)`` does at `.signedField`.
+  mutating func signedPayload() throws(GiveUp) -> AppStoreDocument {
+    var seen = KeySet()
+    var environment: String?
+    var payload = PayloadFields()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .environment: environment = try reader.string()
+      case .status, .receipt, .latest_receipt_info, .latest_expired_receipt_info, .signedPayload,
+        .notificationType, .notification_type, .signedTransactions, .notificationHistory, .data:
+        throw GiveUp()
+      default:
+        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
+      }
+    }
+    skipWhitespace()
+    guard index == bytes.count else { throw GiveUp() }
+    let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
+    let environmentRead = environment.flatMap(StoreEnvironment.init(appleName:))
+    if seen.contains(.transactionId) {
+      return .transaction(
+        AppStoreTransaction(
+          entry: try payload.entry(), type: payload.type, environment: environmentRead,
+          timestamp: timestamp, diagnostics: []))
+    }
+    guard seen.contains(.originalTransactionId) else { throw GiveUp() }
+    return .renewal(
+      AppStoreRenewalInfo(
+        info: try payload.renewalInfo(), environment: environmentRead, timestamp: timestamp,
+        diagnostics: []))
+  }
+
+  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
+  mutating func document(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    // Pages and notifications are read only where the general reader reads them.
+    let isPayload = context == .signedField
+    let anyKind = context == .document || context == .unwrapped
+    var seen = KeySet()
+    var environment: String?
+    var status: Int?
+    var latestReceipt: String?
+    var receipt = ReceiptObject()
+    var latestReceiptInfo: [ReceiptEntry] = []
+    var pending: [RenewalInfo] = []
+    var unified: ReceiptObject?
+    var notificationType: String?
+    var subtype: String?
+    var data: NotificationData?
+    var payload = PayloadFields()
+    var unwrapped: AppStoreDocument?
+    var transactions: [AppStoreTransaction] = []
+    var notifications: [ServerNotification] = []
+    var statuses: [SubscriptionStatusesResponse.LastTransaction]?
+    // Read only for the kinds that keep them: where each value begins.
+    var hasMore: Int?
+    var revision: Int?
+    var bundleID: Int?
+    var paginationToken: Int?
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .status: status = try reader.integer()
+      case .environment: environment = try reader.string()
+      case .latest_receipt: latestReceipt = try reader.string()
+      case .receipt: receipt = try reader.receiptObject()
+      case .latest_receipt_info: latestReceiptInfo = try reader.entries(depth: 3)
+      case .latest_expired_receipt_info: throw GiveUp()
+      case .signedPayload:
+        guard context == .document else { throw GiveUp() }
+        unwrapped = try reader.signedDocument(.unwrapped)
+      case .signedTransactions:
+        guard anyKind else { throw GiveUp() }
+        transactions = try reader.signedTransactions()
+      case .notificationHistory:
+        guard anyKind else { throw GiveUp() }
+        notifications = try reader.notificationHistory()
+      case .hasMore, .revision, .bundleId, .paginationToken:
+        reader.skipWhitespace()
+        switch key {
+        case .hasMore: hasMore = reader.index
+        case .revision: revision = reader.index
+        case .bundleId: bundleID = reader.index
+        default: paginationToken = reader.index
+        }
+        try reader.skipValue(depth: 1)
+      case .pending_renewal_info: pending = try reader.renewalInfos(depth: 3)
+      case .unified_receipt: unified = try reader.receiptObject()
+      case .notification_type, .notificationType: notificationType = try reader.string()
+      case .subtype: subtype = try reader.string()
+      case .data:
+        guard !isPayload else { throw GiveUp() }
+        reader.skipWhitespace()
+        if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "[") {
+          guard anyKind else { throw GiveUp() }
+          statuses = try reader.subscriptionGroups()
+        } else {
+          data = try reader.notificationData()
+        }
+      default:
+        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
+      }
+    }
+    if endsWithBytes {
+      skipWhitespace()
+      guard index == bytes.count else { throw GiveUp() }
+    }
+    // Keys of two kinds of document at once: the general reader refuses it, and says why
+    // (``DocumentReader``'s `kinds(of:)`).
+    let receiptKeys =
+      !seen.contains(.notification_type)
+      && (seen.contains(.status) || seen.contains(.receipt) || seen.contains(.latest_receipt_info))
+    let payloadKeys = seen.contains(.transactionId) || seen.contains(.originalTransactionId)
+    // Counted in place, with no array allocated per document.
+    let kinds: InlineArray<8, Bool> = [
+      seen.contains(.signedPayload), seen.contains(.notificationType),
+      seen.contains(.notification_type), seen.contains(.signedTransactions),
+      seen.contains(.notificationHistory), statuses != nil, receiptKeys, payloadKeys,
+    ]
+    var kindCount = 0
+    for kind in kinds.indices where kinds[kind] { kindCount += 1 }
+    guard kindCount <= 1 else { throw GiveUp() }
+    // A history page's notification is read as one whatever its keys; only a regular one is
+    // read here.
+    if context == .notification, !seen.contains(.notificationType) { throw GiveUp() }
+    let sawTopRenewalFields = seen.contains(.auto_renew_status) || seen.contains(.expiration_intent)
+    let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
+    let topEnvironment = environment.flatMap(StoreEnvironment.init(appleName:))
+
+    if let unwrapped { return unwrapped }
+    if seen.contains(.notificationType) {
+      guard !isPayload, !seen.contains(.notification_type) else { throw GiveUp() }
+      // A type or subtype this version does not know is reported by the general reader.
+      guard
+        notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
+          ?? true,
+        subtype.map({ NotificationEvidence.Subtype(rawValue: $0) != nil }) ?? true
+      else { throw GiveUp() }
+      return .notificationV2(
+        ServerNotification(
+          rawNotificationType: notificationType, rawSubtype: subtype, appleStatus: data?.status,
+          environment: data?.environment.flatMap(StoreEnvironment.init(appleName:)),
+          timestamp: timestamp, entries: data?.transaction?.entries ?? [],
+          renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: []))
+    }
+    guard anyKind || (isPayload && payloadKeys) else { throw GiveUp() }
+    if seen.contains(.notification_type) {
+      guard let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
+      // Renewal fields at the top are read only without pending_renewal_info.
+      if unified.pending.isEmpty && sawTopRenewalFields { throw GiveUp() }
+      return .notificationV1(
+        StatusUpdateNotification(
+          rawNotificationType: notificationType,
+          environment: topEnvironment
+            ?? unified.environment.flatMap(StoreEnvironment.init(appleName:)),
+          entries: unified.latestReceiptInfo, renewalInfo: unified.pending, diagnostics: []))
+    }
+    if seen.contains(.signedTransactions) {
+      return .transactionHistory(
+        TransactionHistoryResponse(
+          transactions: transactions, hasMore: try flag(at: hasMore),
+          revision: try string(at: revision), environment: topEnvironment,
+          bundleID: try string(at: bundleID), diagnostics: []))
+    }
+    if seen.contains(.notificationHistory) {
+      return .notificationHistory(
+        NotificationHistoryResponse(
+          notificationPayloads: notifications, hasMore: try flag(at: hasMore),
+          paginationToken: try string(at: paginationToken), diagnostics: []))
+    }
+    if let statuses {
+      return .subscriptionStatuses(
+        SubscriptionStatusesResponse(
+          lastTransactions: statuses, environment: topEnvironment,
+          bundleID: try string(at: bundleID), diagnostics: []))
+    }
+    if receiptKeys {
+      guard !receipt.isIOS6 else { throw GiveUp() }
+      if !seen.contains(.pending_renewal_info) && sawTopRenewalFields { throw GiveUp() }
+      var response = VerifyReceiptResponse(
+        status: status, environment: topEnvironment,
+        inApp: receipt.inApp, latestReceiptInfo: latestReceiptInfo, renewalInfo: pending,
+        latestReceipt: latestReceipt, timestamp: nil, diagnostics: [])
+      if let type = receipt.receiptType, type.hasSuffix("Sandbox") {
+        response.environment = .sandbox
+      }
+      if let creation = try instant(receipt.created) {
+        response.timestamp = creation
+      } else {
+        response.timestamp = try instant(receipt.requested)
+      }
+      return .verifyReceipt(response)
+    }
+    if seen.contains(.transactionId) {
+      return .transaction(
+        AppStoreTransaction(
+          entry: try payload.entry(), type: payload.type,
+          environment: topEnvironment, timestamp: timestamp,
+          diagnostics: []))
+    }
+    if seen.contains(.originalTransactionId) {
+      return .renewal(
+        AppStoreRenewalInfo(
+          info: try payload.renewalInfo(),
+          environment: topEnvironment, timestamp: timestamp,
+          diagnostics: []))
+    }
+    throw GiveUp()  // not a document the general reader recognises: it says why
+  }
+
+  /// The flag (``flag()``) that begins at `start`; `nil` for no key. The place is restored.
+  mutating func flag(at start: Int?) throws(GiveUp) -> Bool? {
+    guard let start else { return nil }
+    let saved = index
+    defer { index = saved }
+    index = start
+    return try flag()
+  }
+
+  /// The string (``string()``) that begins at `start`; `nil` for no key. The place is
+  /// restored.
+  mutating func string(at start: Int?) throws(GiveUp) -> String? {
+    guard let start else { return nil }
+    let saved = index
+    defer { index = saved }
+    index = start
+    return try string()
+  }
+
+  /// `receipt` of a verifyReceipt response, or `unified_receipt` of a v1 notification.
+  struct ReceiptObject {
+    var isIOS6 = false
+    var environment: String?
+    var inApp: [ReceiptEntry] = []
+    var latestReceiptInfo: [ReceiptEntry] = []
+    var pending: [RenewalInfo] = []
+    var receiptType: String?
+    var created = DateField()
+    var requested = DateField()
+  }
+
+  mutating func receiptObject() throws(GiveUp) -> ReceiptObject {
+    var result = ReceiptObject()
+    var seen = KeySet()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .transaction_id:
+        result.isIOS6 = true
+        try reader.skipValue(depth: 2)
+      case .environment: result.environment = try reader.string()
+      case .in_app: result.inApp = try reader.entries(depth: 4)
+      case .latest_receipt_info: result.latestReceiptInfo = try reader.entries(depth: 4)
+      case .pending_renewal_info: result.pending = try reader.renewalInfos(depth: 4)
+      case .receipt_type: result.receiptType = try reader.string()
+      case .receipt_creation_date_ms: result.created.milliseconds = try reader.millisecondsString()
+      case .receipt_creation_date:
+        result.created.text = try reader.rawString(allowSlashEscape: false)
+      case .request_date_ms: result.requested.milliseconds = try reader.millisecondsString()
+      case .request_date: result.requested.text = try reader.rawString(allowSlashEscape: false)
+      default: try reader.skipValue(depth: 2)
+      }
+    }
+    return result
+  }
+
+  /// A v2 notification's `data`; its signed fields are decoded and read by this reader, and
+  /// anything it does not read exactly gives up.
+  mutating func notificationData() throws(GiveUp) -> NotificationData {
+    var result = NotificationData()
+    var seen = KeySet()
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .status: result.status = try reader.integer()
+      case .environment: result.environment = try reader.string()
+      case .signedTransactionInfo: result.transaction = try reader.signedTransaction()
+      case .signedRenewalInfo: result.renewal = try reader.signedRenewalInfo()
+      default: try reader.skipValue(depth: 2)
+      }
+    }
+    return result
+  }
+
+  /// A signed transaction field: `null`, or a JWS whose payload is a regular transaction.
+  mutating func signedTransaction() throws(GiveUp) -> AppStoreTransaction? {
+    skipWhitespace()
+    if literal("null") { return nil }
+    guard case .transaction(let transaction) = try signedDocument(.signedField) else {
+      throw GiveUp()
+    }
+    return transaction
+  }
+
+  /// A signed renewal info field: `null`, or a JWS whose payload is regular renewal info.
+  mutating func signedRenewalInfo() throws(GiveUp) -> AppStoreRenewalInfo? {
+    skipWhitespace()
+    if literal("null") { return nil }
+    guard case .renewal(let renewal) = try signedDocument(.signedField) else { throw GiveUp() }
+    return renewal
+  }
+
+  /// `signedTransactions` of a Get Transaction History page: JWS strings, each a regular
+  /// transaction.
+  mutating func signedTransactions() throws(GiveUp) -> [AppStoreTransaction] {
+    var transactions: [AppStoreTransaction] = []
+    try array { reader throws(GiveUp) in
+      guard case .transaction(let transaction) = try reader.signedDocument(.signedField) else {
+        throw GiveUp()
+      }
+      transactions.append(transaction)
+    }
+    return transactions
+  }
+
+  /// `notificationHistory` of a Get Notification History page: objects whose `signedPayload`
+  /// is a regular v2 notification; their other members (`sendAttempts` …) are skipped.
+  mutating func notificationHistory() throws(GiveUp) -> [ServerNotification] {
+    var notifications: [ServerNotification] = []
+    try array { reader throws(GiveUp) in
+      var notification: ServerNotification?
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        guard key == .signedPayload else {
+          try reader.skipValue(depth: 3)
+          return
+        }
+        guard case .notificationV2(let read) = try reader.signedDocument(.notification) else {
+          throw GiveUp()
+        }
+        notification = read
+      }
+      guard let notification else { throw GiveUp() }
+      notifications.append(notification)
+    }
+    return notifications
+  }
+
+  /// `data` of Get All Subscription Statuses: the subscription groups, each with
+  /// `subscriptionGroupIdentifier` and `lastTransactions`, flattened in document order.
+  mutating func subscriptionGroups() throws(GiveUp)
+    -> [SubscriptionStatusesResponse.LastTransaction]
+  {
+    var result: [SubscriptionStatusesResponse.LastTransaction] = []
+    try array { reader throws(GiveUp) in
+      var identifier: String?
+      var items: [SubscriptionStatusesResponse.LastTransaction]?
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        switch key {
+        case .subscriptionGroupIdentifier: identifier = try reader.string()
+        case .lastTransactions: items = try reader.lastTransactions()
+        default: try reader.skipValue(depth: 3)
+        }
+      }
+      // A group without its subscriptions is reported by the general reader.
+      guard var items else { throw GiveUp() }
+      for item in items.indices { items[item].subscriptionGroupIdentifier = identifier }
+      result += items
+    }
+    return result
+  }
+
+  /// `lastTransactions` of one subscription group.
+  mutating func lastTransactions() throws(GiveUp)
+    -> [SubscriptionStatusesResponse.LastTransaction]
+  {
+    var items: [SubscriptionStatusesResponse.LastTransaction] = []
+    try array { reader throws(GiveUp) in
+      var item = SubscriptionStatusesResponse.LastTransaction()
+      var seen = KeySet()
+      try reader.object { reader, key throws(GiveUp) in
+        try seen.insert(key)
+        switch key {
+        case .originalTransactionId:
+          item.originalTransactionID = OriginalTransactionID(rawValue: try reader.string())
+        case .status: item.rawStatus = try reader.integer()
+        case .signedTransactionInfo: item.transaction = try reader.signedTransaction()
+        case .signedRenewalInfo: item.renewal = try reader.signedRenewalInfo()
+        default: try reader.skipValue(depth: 5)
+        }
+      }
+      items.append(item)
+    }
+    return items
+  }
+}

@@ -1,0 +1,219 @@
+// The keys the byte-level reader knows, and how it matches a member name against them.
+
+extension FastDocumentReader {
+  /// The keys the reader knows, matched on bytes so that no key becomes a `String`. The case
+  /// names are Apple's JSON keys, spelt exactly: the table below is made from them.
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  enum Key: Int, CaseIterable {
+    case status, environment, latest_receipt, receipt, latest_receipt_info
+    case latest_expired_receipt_info, pending_renewal_info, auto_renew_status, expiration_intent
+    case signedPayload, notificationType, notification_type
+    case transaction_id, in_app, receipt_type, receipt_creation_date_ms, receipt_creation_date
+    case request_date_ms, request_date, product_id, original_transaction_id
+    case web_order_line_item_id, quantity, purchase_date_ms, purchase_date
+    case original_purchase_date_ms, original_purchase_date, expires_date_ms, expires_date
+    case expires_date_formatted, cancellation_date_ms, cancellation_date, cancellation_reason
+    case is_trial_period, is_in_intro_offer_period, is_upgraded, in_app_ownership_type
+    case offer_code_ref_name, promotional_offer_id, auto_renew_product_id
+    case is_in_billing_retry_period, grace_period_expires_date_ms, grace_period_expires_date
+    case price_consent_status
+    // v1 notifications
+    case unified_receipt
+    // v2 notifications and the App Store Server API's decoded payloads
+    case subtype, data, signedDate, signedTransactionInfo, signedRenewalInfo
+    case transactionId, originalTransactionId, productId, webOrderLineItemId, purchaseDate
+    case originalPurchaseDate, expiresDate, revocationDate, revocationReason, offerType
+    case offerIdentifier, offerDiscountType, isUpgraded, inAppOwnershipType, type
+    case autoRenewProductId, autoRenewStatus, expirationIntent, isInBillingRetryPeriod
+    case gracePeriodExpiresDate, priceIncreaseStatus
+    // The App Store Server API's pages.
+    case signedTransactions, notificationHistory, hasMore, revision, bundleId, paginationToken
+    case lastTransactions, subscriptionGroupIdentifier
+    // Read by no schema but written by Apple in every entry: known so that the key predicted
+    // after them can be checked without a lookup (see ``Followers``).
+    case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
+    case subscription_group_identifier
+    case unknown
+  }
+
+  /// The known keys by a hash of their bytes: a member name costs one probe (rarely more) and
+  /// a comparison of at most four words with the key it may be, with no allocation, no
+  /// reference counting and no bounds checks. The table is built once and never changes.
+  struct KeyTable: @unchecked Sendable {
+    static let shared = KeyTable()
+    /// No known key is longer: four words hold any of them.
+    static let longest = 32
+    private static let slotCount = 512
+    /// Slot → a key's raw value + 1, or 0 for an empty slot.
+    private let slots: UnsafeMutablePointer<UInt8>
+    /// Six words per key: its length, how many words it has, then its words as ``words(_:_:_:_:)``
+    /// loads them.
+    private let names: UnsafeMutablePointer<UInt64>
+    /// The value of each base64url symbol (and of base64's `+` and `/`), 255 for any other
+    /// byte: as `JWS.payload(of:)` decodes.
+    let base64URL: UnsafeMutablePointer<UInt8>
+
+    private init() {
+      base64URL = .allocate(capacity: 256)
+      base64URL.initialize(from: JWS.symbolValues, count: 256)
+      slots = .allocate(capacity: Self.slotCount)
+      slots.initialize(repeating: 0, count: Self.slotCount)
+      names = .allocate(capacity: Key.allCases.count * 6)
+      names.initialize(repeating: 0, count: Key.allCases.count * 6)
+      precondition(Key.allCases.count <= 128)  // the size of ``Followers``
+      for key in Key.allCases where key != .unknown {
+        // Zero padding so that loads past a short name stay inside the buffer.
+        let name = Array("\(key)".utf8) + [UInt8](repeating: 0, count: 8)
+        let count = name.count - 8
+        precondition(count > 0 && count <= Self.longest && key.rawValue < 255)
+        let entry = names + key.rawValue * 6
+        entry[0] = UInt64(count)
+        name.withUnsafeBytes { raw in
+          guard let base = raw.baseAddress else { return }
+          let words = Self.words(base, name.count, 0, count)
+          entry[1] = UInt64(words.count)
+          for (index, word) in words.enumerated() { entry[2 + index] = word }
+          var slot = Self.slot(count, words[0], words[words.count - 1])
+          while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+          slots[slot] = UInt8(key.rawValue + 1)
+        }
+      }
+    }
+
+    /// The words a name of `count` bytes (1 to 32) at `start` is compared by: the words at 0,
+    /// 8, 16… before its last eight bytes, then its last eight bytes (which may overlap the
+    /// word before); a name shorter than eight bytes is one word, zero past its end.
+    private static func words(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> [UInt64] {
+      var words: [UInt64] = []
+      if count < 8 {
+        words.append(short(raw, available, start, count))
+      } else {
+        var offset = 0
+        while offset < count - 8 {
+          words.append(load(raw, start + offset))
+          offset += 8
+        }
+        words.append(load(raw, start + count - 8))
+      }
+      return words
+    }
+
+    @inline(__always)
+    private static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// A name of 1 to 7 bytes as a word, zero past its end.
+    @inline(__always)
+    private static func short(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> UInt64 {
+      if start + 8 <= available {
+        return load(raw, start) & ((1 << UInt64(count * 8)) - 1)
+      }
+      var word: UInt64 = 0
+      for position in 0..<count {
+        word |=
+          UInt64(raw.load(fromByteOffset: start + position, as: UInt8.self))
+          << UInt64(position * 8)
+      }
+      return word
+    }
+
+    /// The key spelt by the `count` bytes at `start` of `raw` (`available` bytes long);
+    /// ``Key/unknown`` for any other name.
+    @inline(__always)
+    func key(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) -> Key {
+      guard count > 0, count <= Self.longest else { return .unknown }
+      let first: UInt64
+      let last: UInt64
+      if count >= 8 {
+        first = Self.load(raw, start)
+        last = Self.load(raw, start + count - 8)
+      } else {
+        first = Self.short(raw, available, start, count)
+        last = first
+      }
+      var slot = Self.slot(count, first, last)
+      while true {
+        let stored = Int(slots[slot])
+        guard stored != 0 else { return .unknown }
+        if matches(stored - 1, raw, available, start, count) {
+          return Key(rawValue: stored - 1) ?? .unknown
+        }
+        slot = (slot + 1) & (Self.slotCount - 1)
+      }
+    }
+
+    /// The length of the name of the key of raw value `raw` (0 for ``Key/unknown``).
+    @inline(__always)
+    func length(of raw: Int) -> Int { Int(names[raw * 6]) }
+
+    /// Whether the `count` bytes at `start` spell the key of raw value `raw`.
+    @inline(__always)
+    func matches(
+      _ raw: Int, _ bytes: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> Bool {
+      let entry = names + raw * 6
+      guard entry[0] == UInt64(count) else { return false }
+      if count < 8 { return entry[2] == Self.short(bytes, available, start, count) }
+      // Two to four words: the first, the last, and those between (unrolled).
+      let wordCount = Int(entry[1])
+      guard entry[2] == Self.load(bytes, start),
+        entry[1 + wordCount] == Self.load(bytes, start + count - 8)
+      else { return false }
+      if wordCount > 2, entry[3] != Self.load(bytes, start + 8) { return false }
+      if wordCount > 3, entry[4] != Self.load(bytes, start + 16) { return false }
+      return true
+    }
+
+    /// A slot from the length and the first and last words.
+    @inline(__always)
+    private static func slot(_ count: Int, _ first: UInt64, _ last: UInt64) -> Int {
+      var value = (UInt64(count) &* 0x9e37_79b9_7f4a_7c15) ^ first
+      value = (value ^ (value >> 29)) &* 0xbf58_476d_1ce4_e5b9
+      value ^= last
+      value = (value ^ (value >> 31)) &* 0x94d0_49bb_1331_11eb
+      return Int(truncatingIfNeeded: value >> 55)  // 9 bits: 512 slots
+    }
+  }
+
+  /// For each key, the key that followed it last time (``Key/unknown`` for none): Apple
+  /// writes the members of every entry in one order, so the next key is usually the
+  /// predicted one, which is checked by comparing its words (no scan, no hash, no probe).
+  struct Followers {
+    private var next = InlineArray<128, Key>(repeating: .unknown)
+
+    subscript(key: Key) -> Key {
+      get { next[key.rawValue] }
+      set { next[key.rawValue] = newValue }
+    }
+  }
+
+  /// The known keys met in one object.
+  struct KeySet {
+    private var words: (UInt64, UInt64) = (0, 0)
+
+    @inline(__always)
+    func contains(_ key: Key) -> Bool {
+      key.rawValue < 64
+        ? words.0 & (1 << UInt64(key.rawValue)) != 0
+        : words.1 & (1 << UInt64(key.rawValue - 64)) != 0
+    }
+
+    /// Adds a key; a key met twice gives up (the general reader keeps the last value, field
+    /// by field). Unknown keys are not tracked.
+    @inline(__always)
+    mutating func insert(_ key: Key) throws(GiveUp) {
+      guard key != .unknown else { return }
+      guard !contains(key) else { throw GiveUp() }
+      if key.rawValue < 64 {
+        words.0 |= 1 << UInt64(key.rawValue)
+      } else {
+        words.1 |= 1 << UInt64(key.rawValue - 64)
+      }
+    }
+  }
+}
