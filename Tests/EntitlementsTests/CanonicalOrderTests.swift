@@ -9,8 +9,8 @@ import Testing
 struct CanonicalOrderTests {
   /// Shuffled histories on both sides of the 64-entry threshold, with many entries bought at
   /// one instant (ids of 15 and 16 digits, whose text and number orders differ), with and
-  /// without entries lacking a purchase date, and instants decades apart. The bucket sort is
-  /// also asked directly, at every size: it must answer, and agree.
+  /// without entries lacking a purchase date, and instants decades apart. The instant order
+  /// (the bucket sort's) is also asked directly, at every size: it must answer, and agree.
   @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
   func agreesWithAComparisonSort(seed: UInt64) throws {
     print("CanonicalOrderTests seed \(seed)")
@@ -65,12 +65,59 @@ struct CanonicalOrderTests {
     #expect(byInstant == expected)
   }
 
+  /// The widest span the key holds beside the index answers; one millisecond more does not,
+  /// and the canonical order then comes from the comparison sort. 100 entries take 7 bits of
+  /// index, which leaves 57 for the span.
+  @Test(arguments: [(Int64(1) << 57) - 1, Int64(1) << 57])
+  func instantOrderAnswersUpToTheWidestSpan(span: Int64) throws {
+    let entries = (0..<100).map { index in
+      // The first entry at the start of the span, the last at its end, the rest between.
+      let offset = index == 99 ? span : Int64(index) * (span / 100)
+      let purchase = Instant(millisecondsSince1970: offset - (Int64(1) << 56))
+      return ReceiptEntry(
+        productID: "com.example.monthly", transactionID: TransactionID(String(5_000 - index)),
+        originalTransactionID: "1000000000000001", purchaseDate: purchase,
+        expiresDate: purchase + .days(30))
+    }.reversed().map { $0 }
+    let expected = entries.indices.sorted {
+      ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
+    }
+    let byInstant = entries.withUnsafeBufferPointer(ReceiptEntry.instantOrder(of:))
+    if span < Int64(1) << 57 {
+      #expect(byInstant == expected)
+    } else {
+      #expect(byInstant == nil)
+    }
+    #expect(ReceiptEntry.canonicalOrder(of: entries) == expected)
+  }
+
+  /// Entries bought at `Instant.distantPast` tie with an undated one, which counts as bought
+  /// then, and all are ordered by id: the undated one (id 99) after those of ids 11 to 79, not
+  /// first. (With an entry of any other date beside them, the span is too wide for the key.)
+  @Test func entriesBoughtAtTheDistantPastTieWithUndatedOnes() throws {
+    let entries = (0..<70).map { index -> ReceiptEntry in
+      let id: Int = index == 0 ? 99 : 10 + index
+      let purchase: Instant? = index == 0 ? nil : .distantPast
+      return ReceiptEntry(
+        productID: "com.example.monthly", transactionID: TransactionID(String(id)),
+        originalTransactionID: "1000000000000001", purchaseDate: purchase)
+    }
+    let expected = entries.indices.sorted {
+      ReceiptEntry.canonicallyPrecedes(entries[$0], entries[$1])
+    }
+    #expect(entries.withUnsafeBufferPointer(ReceiptEntry.instantOrder(of:)) == nil)
+    #expect(ReceiptEntry.canonicalOrder(of: entries) == expected)
+    #expect(expected == Array(1..<70) + [0])
+  }
+
   /// The bucket sort agrees with the standard library's sort on keys spread evenly, keys
   /// crowded into a few buckets by one far key (each crowded bucket sorted by comparison, past
   /// 16 keys), keys repeated, and keys spanning all 64 bits.
   @Test(arguments: ["spread", "crowded", "repeated", "full width"])
   func bucketSortAgreesWithSort(shape: String) {
-    var random = SeededRandom(seed: UInt64(shape.utf8.count))
+    let seed = UInt64(shape.utf8.count)
+    print("bucketSortAgreesWithSort seed \(seed)")
+    var random = SeededRandom(seed: seed)
     for count in [0, 1, 2, 17, 100, 5_000] {
       var keys: [UInt64] = (0..<count).map { _ in
         switch shape {

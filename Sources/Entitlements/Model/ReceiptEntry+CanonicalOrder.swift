@@ -109,7 +109,8 @@ extension ReceiptEntry {
   /// order among themselves; entries without a purchase date come first, in canonical order.
   /// `nil` when the instants span more time than the key holds beside the index (2⁶⁴⁻ᵇ ms for
   /// an index of b bits: about 557 years for a history of 10⁶ entries), which no real
-  /// history does.
+  /// history does, and when an entry bought at `Instant.distantPast` would tie with undated
+  /// ones.
   static func instantOrder(of entries: UnsafeBufferPointer<ReceiptEntry>) -> [Int]? {
     var undated: [Int] = []
     var (low, high) = (Int64.max, Int64.min)
@@ -122,6 +123,9 @@ extension ReceiptEntry {
     }
     undated.sort { canonicallyPrecedes(entries[$0], entries[$1]) }
     guard undated.count < entries.count else { return undated }
+    // An entry bought at `Instant.distantPast` ties with the undated ones, which count as
+    // bought then: the comparison sort orders them by id.
+    guard undated.isEmpty || low != Instant.distantPast.millisecondsSince1970 else { return nil }
     // The span as an unsigned number: exact even where `high - low` overflows `Int64`.
     let span = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
     let indexBits = UInt64(Int.bitWidth - (entries.count - 1).leadingZeroBitCount)
