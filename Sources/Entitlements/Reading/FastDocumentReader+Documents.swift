@@ -2,7 +2,7 @@
 
 extension FastDocumentReader {
   /// What a v2 notification's `data` holds.
-  struct NotificationData {
+  private struct NotificationData {
     var status: Int?
     var environment: String?
     var transaction: AppStoreTransaction?
@@ -24,7 +24,7 @@ extension FastDocumentReader {
   /// The payload of a signed transaction or renewal info field: ``document(_:)`` for these
   /// two kinds only, with none of the other kinds' state to carry. A key of another kind of
   /// document gives up, as ``document(_:)`` does at `.signedField`.
-  mutating func signedPayload() throws(GiveUp) -> AppStoreDocument {
+  private mutating func signedPayload() throws(GiveUp) -> AppStoreDocument {
     var seen = KeySet()
     var environment: String?
     var payload = PayloadFields()
@@ -253,7 +253,7 @@ extension FastDocumentReader {
   }
 
   /// `receipt` of a verifyReceipt response, or `unified_receipt` of a v1 notification.
-  struct ReceiptObject {
+  private struct ReceiptObject {
     var isIOS6 = false
     var environment: String?
     var inApp: [ReceiptEntry] = []
@@ -264,7 +264,7 @@ extension FastDocumentReader {
     var requested = DateField()
   }
 
-  mutating func receiptObject() throws(GiveUp) -> ReceiptObject {
+  private mutating func receiptObject() throws(GiveUp) -> ReceiptObject {
     var result = ReceiptObject()
     var seen = KeySet()
     try object { reader, key throws(GiveUp) in
@@ -291,7 +291,7 @@ extension FastDocumentReader {
 
   /// A v2 notification's `data`; its signed fields are decoded and read by this reader, and
   /// anything it does not read exactly gives up.
-  mutating func notificationData() throws(GiveUp) -> NotificationData {
+  private mutating func notificationData() throws(GiveUp) -> NotificationData {
     var result = NotificationData()
     var seen = KeySet()
     try object { reader, key throws(GiveUp) in
@@ -308,7 +308,7 @@ extension FastDocumentReader {
   }
 
   /// A signed transaction field: `null`, or a JWS whose payload is a regular transaction.
-  mutating func signedTransaction() throws(GiveUp) -> AppStoreTransaction? {
+  private mutating func signedTransaction() throws(GiveUp) -> AppStoreTransaction? {
     skipWhitespace()
     if literal("null") { return nil }
     guard case .transaction(let transaction) = try signedDocument(.signedField) else {
@@ -318,7 +318,7 @@ extension FastDocumentReader {
   }
 
   /// A signed renewal info field: `null`, or a JWS whose payload is regular renewal info.
-  mutating func signedRenewalInfo() throws(GiveUp) -> AppStoreRenewalInfo? {
+  private mutating func signedRenewalInfo() throws(GiveUp) -> AppStoreRenewalInfo? {
     skipWhitespace()
     if literal("null") { return nil }
     guard case .renewal(let renewal) = try signedDocument(.signedField) else { throw GiveUp() }
@@ -327,7 +327,7 @@ extension FastDocumentReader {
 
   /// `signedTransactions` of a Get Transaction History page: JWS strings, each a regular
   /// transaction.
-  mutating func signedTransactions() throws(GiveUp) -> [AppStoreTransaction] {
+  private mutating func signedTransactions() throws(GiveUp) -> [AppStoreTransaction] {
     var transactions: [AppStoreTransaction] = []
     try array { reader throws(GiveUp) in
       guard case .transaction(let transaction) = try reader.signedDocument(.signedField) else {
@@ -340,7 +340,7 @@ extension FastDocumentReader {
 
   /// `notificationHistory` of a Get Notification History page: objects whose `signedPayload`
   /// is a regular v2 notification; their other members (`sendAttempts` …) are skipped.
-  mutating func notificationHistory() throws(GiveUp) -> [ServerNotification] {
+  private mutating func notificationHistory() throws(GiveUp) -> [ServerNotification] {
     var notifications: [ServerNotification] = []
     try array { reader throws(GiveUp) in
       var notification: ServerNotification?
@@ -364,7 +364,7 @@ extension FastDocumentReader {
 
   /// `data` of Get All Subscription Statuses: the subscription groups, each with
   /// `subscriptionGroupIdentifier` and `lastTransactions`, flattened in document order.
-  mutating func subscriptionGroups() throws(GiveUp)
+  private mutating func subscriptionGroups() throws(GiveUp)
     -> [SubscriptionStatusesResponse.LastTransaction]
   {
     var result: [SubscriptionStatusesResponse.LastTransaction] = []
@@ -389,7 +389,7 @@ extension FastDocumentReader {
   }
 
   /// `lastTransactions` of one subscription group.
-  mutating func lastTransactions() throws(GiveUp)
+  private mutating func lastTransactions() throws(GiveUp)
     -> [SubscriptionStatusesResponse.LastTransaction]
   {
     var items: [SubscriptionStatusesResponse.LastTransaction] = []

@@ -124,7 +124,7 @@ extension FastDocumentReader {
     return instant
   }
 
-  mutating func entry(depth: Int) throws(GiveUp) -> ReceiptEntry {
+  private mutating func entry(depth: Int) throws(GiveUp) -> ReceiptEntry {
     var product: String?
     var transaction: CompactIdentifier?
     var original: String?
@@ -211,7 +211,7 @@ extension FastDocumentReader {
       offerCodeRefName: offerCode, promotionalOfferID: promotional)
   }
 
-  mutating func renewalInfo(depth: Int) throws(GiveUp) -> RenewalInfo {
+  private mutating func renewalInfo(depth: Int) throws(GiveUp) -> RenewalInfo {
     var subscription: String?
     var product: String?
     var autoRenewProduct: String?

@@ -43,7 +43,7 @@ extension FastDocumentReader {
   }
 
   /// The first dot in `bytes[start..<end]`, eight bytes at a time.
-  func nextDot(from start: Int, to end: Int) -> Int? {
+  private func nextDot(from start: Int, to end: Int) -> Int? {
     guard let base = bytes.baseAddress else { return nil }
     let raw = UnsafeRawPointer(base)
     var position = start
@@ -62,7 +62,7 @@ extension FastDocumentReader {
   /// The high bit of each byte of `word` equal to `byte`, and perhaps of bytes above one (a
   /// borrow): nonzero exactly when a byte is `byte`.
   @inline(__always)
-  static func flags(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+  private static func flags(_ word: UInt64, _ byte: UInt8) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let difference = word ^ (ones &* UInt64(byte))
     return (difference &- ones) & ~difference & (ones &* 0x80)
@@ -71,7 +71,7 @@ extension FastDocumentReader {
   /// Nonzero exactly when `word` holds a dot, a quote, a backslash, a control character or a
   /// non-ASCII byte (as ``skipPlainWords()`` tests, with the dot).
   @inline(__always)
-  static func jwsSpecial(_ word: UInt64) -> UInt64 {
+  private static func jwsSpecial(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     return flags(word, 0x2E) | flags(word, 0x22) | flags(word, 0x5C)
       | ((word &- ones &* 0x20) | word) & (ones &* 0x80)
@@ -80,7 +80,7 @@ extension FastDocumentReader {
   /// Advances over the bytes of one part of a JWS string, sixteen at a time, to the first
   /// byte that ends it or is not plain: a dot, a quote, a backslash, a control character or a
   /// non-ASCII byte, which it returns (`nil` at the end of the bytes).
-  mutating func skipJWSPart() -> UInt8? {
+  private mutating func skipJWSPart() -> UInt8? {
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
       // Two words at a time; the byte loop below finds the byte in the pair that stops.
@@ -106,7 +106,7 @@ extension FastDocumentReader {
 
   /// The payload `bytes[start..<end]` (base64url) decoded into ``scratch`` and read there by a
   /// reader of its own at `context`, which is lent ``nestedScratch`` for the JWS inside.
-  mutating func nestedDocument(_ start: Int, _ end: Int, _ context: Context)
+  private mutating func nestedDocument(_ start: Int, _ end: Int, _ context: Context)
     throws(GiveUp) -> AppStoreDocument
   {
     // The buffers are moved out and back (no copy, no reference left behind to force one).
@@ -128,7 +128,7 @@ extension FastDocumentReader {
   }
 
   /// ``nestedDocument(_:_:_:)`` apart from the reader that finds the payload.
-  static func nested(
+  private static func nested(
     _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
     _ table: UnsafeMutablePointer<UInt8>, _ context: Context, buffer: inout [UInt8],
     lent: inout [UInt8], shared: inout Lent
@@ -158,7 +158,7 @@ extension FastDocumentReader {
   /// `bytes[start..<end]` into the start of `buffer`, as `JWS.payload(of:)` does: four symbols
   /// to three bytes by `table`, the invalid symbols gathered in one mask. Returns the count;
   /// `nil` for any other byte.
-  static func decodeBase64URL(
+  private static func decodeBase64URL(
     _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
     _ table: UnsafeMutablePointer<UInt8>, into buffer: inout [UInt8]
   ) -> Int? {

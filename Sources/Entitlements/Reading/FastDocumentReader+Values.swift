@@ -40,7 +40,7 @@ extension FastDocumentReader {
 
   /// `open item (, item)* close`, whitespace allowed between tokens.
   @inline(__always)
-  mutating func sequence(
+  private mutating func sequence(
     open: UInt8, close: UInt8, _ item: (inout FastDocumentReader) throws(GiveUp) -> Void
   ) throws(GiveUp) {
     try expect(open)
@@ -66,7 +66,7 @@ extension FastDocumentReader {
   /// A member name and the colon after it; the name is matched against the known keys on
   /// its bytes; escapes and non-ASCII give up (the general reader decodes them).
   @inline(__always)
-  mutating func readKeyAndColon(after previous: Key) throws(GiveUp) -> Key {
+  private mutating func readKeyAndColon(after previous: Key) throws(GiveUp) -> Key {
     guard let base = bytes.baseAddress else { throw GiveUp() }
     let raw = UnsafeRawPointer(base)
     let predicted = followers[previous]
@@ -126,7 +126,7 @@ extension FastDocumentReader {
   /// there. Each test flags its byte exactly, and can flag a byte above it only by a borrow
   /// from it, so the lowest flagged byte of a word is the first one that is not plain.
   @inline(__always)
-  mutating func skipPlainWords() {
+  private mutating func skipPlainWords() {
     guard let base = bytes.baseAddress else { return }
     let raw = UnsafeRawPointer(base)
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -212,7 +212,7 @@ extension FastDocumentReader {
   /// 16-digit ids are; `nil` for anything else, which ``IdentifierNumber/init(digits:)``
   /// decides byte by byte.
   @inline(__always)
-  static func plainNumber(
+  private static func plainNumber(
     _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
   ) -> IdentifierNumber? {
     let count = end - start
@@ -233,7 +233,7 @@ extension FastDocumentReader {
 
   /// 10 to the power `power`, for 0 to 8.
   @inline(__always)
-  static func powerOfTen(_ power: Int) -> UInt64 {
+  private static func powerOfTen(_ power: Int) -> UInt64 {
     switch power {
     case 0: 1
     case 1: 10
@@ -275,7 +275,7 @@ extension FastDocumentReader {
   }
 
   /// Whether `count` bytes at `a[aStart...]` and `b[bStart...]` are equal, eight at a time.
-  static func equal(
+  private static func equal(
     _ a: UnsafeRawBufferPointer, _ aStart: Int, _ b: UnsafeRawBufferPointer, _ bStart: Int,
     _ count: Int
   ) -> Bool {
@@ -339,7 +339,7 @@ extension FastDocumentReader {
   }
 
   /// Whether `bytes[start..<end]` are the UTF-8 of `value`.
-  static func spells(
+  private static func spells(
     _ value: String, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
   ) -> Bool {
     guard value.utf8.count == end - start, let base = bytes.baseAddress else { return false }
@@ -362,7 +362,7 @@ extension FastDocumentReader {
   }
 
   /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
-  mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
+  private mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
     var value: Int64 = 0
     var count = 0
     // Eight digits at a time while eight follow (a millisecond date has thirteen).
@@ -385,13 +385,13 @@ extension FastDocumentReader {
   /// The value of the eight bytes at `offset` when all are decimal digits: each byte's digit
   /// is checked, then pairs, quads and the two halves are combined by three multiplications.
   @inline(__always)
-  static func eightDigits(_ raw: UnsafeRawPointer, _ offset: Int) -> Int64? {
+  private static func eightDigits(_ raw: UnsafeRawPointer, _ offset: Int) -> Int64? {
     eightDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
   }
 
   /// ``eightDigits(_:_:)`` of a word already loaded (its first byte lowest).
   @inline(__always)
-  static func eightDigits(_ word: UInt64) -> Int64? {
+  private static func eightDigits(_ word: UInt64) -> Int64? {
     // A digit is 0x30...0x39: high nibble 3, and adding 6 leaves the high nibble 3.
     let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
     guard
@@ -517,7 +517,7 @@ extension FastDocumentReader {
   }
 
   /// ``skipValue(depth:)`` of anything but a string.
-  mutating func skipOther(depth: Int) throws(GiveUp) {
+  private mutating func skipOther(depth: Int) throws(GiveUp) {
     guard index < bytes.count else { throw GiveUp() }
     switch bytes[index] {
     case UInt8(ascii: "{"):
@@ -531,7 +531,7 @@ extension FastDocumentReader {
     }
   }
 
-  mutating func skipNumber() throws(GiveUp) {
+  private mutating func skipNumber() throws(GiveUp) {
     func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     guard index < bytes.count, isDigit(bytes[index]) else { throw GiveUp() }

@@ -26,8 +26,8 @@
 /// One file per role: this one holds the reader's state and its entry points;
 /// `+Documents` each kind of document, `+JWS` the payloads inside, `+Entries` the fields of
 /// entries and payloads, `+Keys` the known keys and their matching, `+Values` tokens and
-/// scalars. Its members are internal only so that it can span those files: outside them, only
-/// the `read` functions and ``Lent`` are for use.
+/// scalars. Members one file uses are private to it; those several use are internal only so that
+/// the reader can span files: outside them, only the `read` functions and ``Lent`` are for use.
 struct FastDocumentReader {
   /// The bytes read, and the index of the next one.
   let bytes: UnsafeBufferPointer<UInt8>
