@@ -85,7 +85,7 @@ enum ProductClassification {
   static func classify(
     _ order: [Int]?, of entries: [ReceiptEntry], catalog: ProductCatalog
   ) -> Classification {
-    var runs = Runs()
+    var builder = Builder()
     // The positions of the groups by entitlement, made when a second group appears.
     var positions: [EntitlementID: Int] = [:]
     // The catalog product of the previous entry, when it goes to the current group: the next
@@ -101,7 +101,7 @@ enum ProductClassification {
         let index = order?[position] ?? position
         if let previousProduct, previousProduct == entries[index].productID { continue }
         let previous = previousProduct.flatMap { product in
-          runs.current.map { (product, runs.type, $0) }
+          builder.current.map { (product, builder.type, $0) }
         }
         previousProduct = nil
         if let other = otherProduct,
@@ -109,7 +109,7 @@ enum ProductClassification {
         {
           // The product before the previous one: its type and group are known.
           otherProduct = previous
-          runs.join(other.group, other.type, at: position)
+          builder.join(other.group, other.type, at: position)
           previousProduct = entries[index].productID
           continue
         }
@@ -120,45 +120,47 @@ enum ProductClassification {
           product.map { ($0.type, $0.entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
         guard let type, type != .consumable else {
-          runs.end(before: position)
-          if !diagnostics.isEmpty { runs.result.diagnostics += diagnostics }
-          runs.result.purchaseEvents.append(PurchaseEvent(entry: entries[index], productType: type))
+          builder.end(before: position)
+          if !diagnostics.isEmpty { builder.result.diagnostics += diagnostics }
+          builder.result.purchaseEvents.append(
+            PurchaseEvent(entry: entries[index], productType: type))
           continue
         }
-        var group = runs.current ?? 0
-        if runs.current.map({ runs.result.groups[$0].id != entitlement }) ?? true {
+        var group = builder.current ?? 0
+        if builder.current.map({ builder.result.groups[$0].id != entitlement }) ?? true {
           // Another group.
           if let found = positions[entitlement] {
             group = found
           } else {
-            if runs.result.groups.count == 1 { positions[runs.result.groups[0].id] = 0 }
-            group = runs.result.groups.count
+            if builder.result.groups.count == 1 { positions[builder.result.groups[0].id] = 0 }
+            group = builder.result.groups.count
             if group > 0 { positions[entitlement] = group }
-            runs.result.groups.append(Group(id: entitlement, order: order))
+            builder.result.groups.append(Group(id: entitlement, order: order))
           }
         }
-        runs.join(group, type, at: position)
+        builder.join(group, type, at: position)
         // The entry's own string, not the catalog's: entries read from one document share one
         // string per product, and the same string is recognised without reading its text.
         if product != nil { previousProduct = entries[index].productID }
-        if !diagnostics.isEmpty { runs.result.groups[group].diagnostics += diagnostics }
+        if !diagnostics.isEmpty { builder.result.groups[group].diagnostics += diagnostics }
       }
     }
-    runs.end(before: count)
-    var result = runs.result
+    builder.end(before: count)
+    var result = builder.result
     if result.groups.count > 1 { result.groups.sort { $0.id < $1.id } }
     return result
   }
 
   /// The classification being made, and the run being read: its group, first position and
   /// type. A run ends where an entry of another type, or one that goes elsewhere, is met.
-  /// (A struct, not local functions sharing local variables: those are checked for
-  /// exclusive access at run time, on every call.)
-  private struct Runs {
+  private struct Builder {
+    /// The groups, purchase events and diagnostics so far.
     var result = Classification()
     /// The group entries go to (usually the only one).
     var current: Int?
+    /// The first position of the run being read; `nil` between builder.
     var start: Int?
+    /// The type the run's entries count with.
     var type = ProductKind.autoRenewable
 
     /// Ends the run being read before `position`.
