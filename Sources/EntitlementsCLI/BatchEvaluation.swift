@@ -256,7 +256,9 @@ struct BatchEvaluation: Sendable {
   private func start(_ batch: Batch, jobs: Int) -> Running {
     let results = Results(count: batch.lines.count)
     let group = DispatchGroup()
-    let workers = max(1, min(jobs, batch.lines.count))
+    // No more threads than claims: a batch of a few lines is one thread's work.
+    let claims = (batch.lines.count + Self.linesPerClaim - 1) / Self.linesPerClaim
+    let workers = max(1, min(jobs, claims))
     for _ in 0..<workers {
       DispatchQueue.global().async(group: group) {
         var memo = DocumentReader.Memo()
@@ -304,6 +306,8 @@ struct BatchEvaluation: Sendable {
     }
 
     func set(_ index: Int, _ value: (bytes: [UInt8], failed: Bool)) {
+      // An answer is never empty: a line answered twice would have been claimed twice.
+      assert(storage[index].bytes.isEmpty, "line \(index) of the batch answered twice")
       storage[index] = value
     }
 

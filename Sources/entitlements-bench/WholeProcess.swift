@@ -64,8 +64,10 @@ enum WholeProcess {
     var figures: [Int: (ours: Measure, peer: Measure?)] = [:]
     let workloads: [(count: Int, shape: LineShape)] =
       quick
-      ? [(10_000, .payloads), (10_000, .verifyReceipt)]
-      : [(100_000, .payloads), (100_000, .verifyReceipt), (1_000_000, .payloads)]
+      ? [(10_000, .payloads), (10_000, .verifyReceipt), (10_000, .uneven)]
+      : [
+        (100_000, .payloads), (100_000, .verifyReceipt), (40_000, .uneven), (1_000_000, .payloads),
+      ]
     for (count, shape) in workloads {
       let file = subscribersFile(count: count, shape: shape, folder: folder)
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
@@ -135,12 +137,21 @@ enum WholeProcess {
     case payloads = "decoded payloads"
     /// One verifyReceipt response.
     case verifyReceipt = "verifyReceipt"
+    /// Decoded payloads, subscribers of 40 and of 1 transaction in turn: lines of uneven
+    /// sizes, so that threads given fixed shares of a batch would wait for each other.
+    case uneven = "decoded payloads, 40 and 1 transactions in turn"
   }
 
-  /// `count` subscriber lines of 1 to 40 transactions each, generated once.
+  /// `count` subscriber lines of 1 to 40 transactions each (40 and 1 in turn when `.uneven`),
+  /// generated once.
   static func subscribersFile(count: Int, shape: LineShape = .payloads, folder: String) -> String {
-    let file =
-      folder + "/subscribers-v2-\(shape == .payloads ? "" : "receipt-")\(count).jsonl"
+    let prefix: String
+    switch shape {
+    case .payloads: prefix = ""
+    case .verifyReceipt: prefix = "receipt-"
+    case .uneven: prefix = "uneven-"
+    }
+    let file = folder + "/subscribers-v2-\(prefix)\(count).jsonl"
     guard !FileManager.default.fileExists(atPath: file) else { return file }
     print("      (generating \(file))")
     let partial = file + ".partial"
@@ -151,9 +162,10 @@ enum WholeProcess {
     var out = Bytes()
     var random = SeededRandom(seed: 21)
     for index in 0..<count {
-      let subscriber = Documents.subscriber(index, entries: random.int(in: 1...40), seed: 21)
+      let entries = shape == .uneven ? (index % 2 == 0 ? 40 : 1) : random.int(in: 1...40)
+      let subscriber = Documents.subscriber(index, entries: entries, seed: 21)
       switch shape {
-      case .payloads: Documents.subscriberLine(index, subscriber, &out)
+      case .payloads, .uneven: Documents.subscriberLine(index, subscriber, &out)
       case .verifyReceipt:
         out.text(#"{"subscriber": "user-"#)
         out.integer(Int64(index))
