@@ -250,7 +250,7 @@ struct BatchEvaluation: Sendable {
     }
   }
 
-  /// Starts evaluating `batch` on `jobs` threads. Each takes the next few lines not yet
+  /// Starts evaluating `batch` on up to `jobs` threads. Each takes the next few lines not yet
   /// taken, so that a thread that gets less of the machine (this one reads and writes beside
   /// them) leaves more lines to the others instead of holding the batch back.
   private func start(_ batch: Batch, jobs: Int) -> Running {

@@ -57,7 +57,7 @@ enum WholeProcess {
       print("      peer:         " + describe(measure, count: nil, what: ""))
       print(String(format: "      ratio: %.1fx the peer", measure.seconds / ours.seconds))
     }
-    // evaluate, on 10⁵ and 10⁶ subscribers (10⁴ for --quick).
+    // evaluate, on 10⁵ and 10⁶ subscribers, and 4 × 10⁴ of uneven lines (10⁴ each for --quick).
     print(
       "    entitlements evaluate: subscribers of 1 to 40 transactions and their renewal info, "
         + "as decoded payloads (one document each) or as a verifyReceipt response")

@@ -234,7 +234,7 @@ extension FastDocumentReader {
   }
 
   /// The flag (``flag()``) that begins at `start`; `nil` for no key. The place is restored.
-  mutating func flag(at start: Int?) throws(GiveUp) -> Bool? {
+  private mutating func flag(at start: Int?) throws(GiveUp) -> Bool? {
     guard let start else { return nil }
     let saved = index
     defer { index = saved }
@@ -244,7 +244,7 @@ extension FastDocumentReader {
 
   /// The string (``string()``) that begins at `start`; `nil` for no key. The place is
   /// restored.
-  mutating func string(at start: Int?) throws(GiveUp) -> String? {
+  private mutating func string(at start: Int?) throws(GiveUp) -> String? {
     guard let start else { return nil }
     let saved = index
     defer { index = saved }

@@ -139,7 +139,7 @@ struct FastDocumentReader {
     return try general(JSONValue.document(json))
   }
 
-  static func read(_ document: [UInt8], _ context: Context) -> AppStoreDocument? {
+  private static func read(_ document: [UInt8], _ context: Context) -> AppStoreDocument? {
     document.withUnsafeBufferPointer { buffer in
       var reader = FastDocumentReader(bytes: buffer)
       return try? reader.whole(context)

@@ -158,7 +158,7 @@ enum ProductClassification {
     var result = Classification()
     /// The group entries go to (usually the only one).
     var current: Int?
-    /// The first position of the run being read; `nil` between builder.
+    /// The first position of the run being read; `nil` between runs.
     var start: Int?
     /// The type the run's entries count with.
     var type = ProductKind.autoRenewable
