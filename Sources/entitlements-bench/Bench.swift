@@ -251,9 +251,9 @@ enum Bench {
   /// The timed figure evaluates histories from a pool of distinct seeded histories, cycled:
   /// memory stays bounded (the pool does not grow with the number of subscribers), the pool is
   /// larger than the last-level cache (unless `BENCH_POOL` makes it small), and only the
-  /// library's work is timed. The second figure
-  /// also builds each history in the loop (a template copied and shifted), as earlier runs
-  /// did: the difference is the benchmark's own copying and freeing of entries.
+  /// library's work is timed. The second figure also builds each history in the loop (a
+  /// template copied and shifted), as earlier runs did: the difference is the benchmark's own
+  /// copying and freeing of entries.
   static func batch(quick: Bool, runs: Int) -> Int {
     var sink = 0
     print("")

@@ -35,7 +35,10 @@ extension Array where Element == UInt64 {
           @inline(__always) func bucket(_ key: UInt64) -> Int {
             Int(truncatingIfNeeded: (key &- low) >> shift)
           }
-          for key in keys where bucket(key) + 1 < bucketCount { ends[bucket(key) + 1] += 1 }
+          for key in keys {
+            let next = bucket(key) + 1
+            if next < bucketCount { ends[next] += 1 }
+          }
           for index in 1..<bucketCount { ends[index] += ends[index - 1] }
           for key in keys {
             let target = bucket(key)
