@@ -40,6 +40,10 @@ enum WholeProcess {
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let runs = quick ? 1 : 3
+    print(
+      "    the commands of a row run in turn, round after round (explain: \(quick ? 1 : 7), "
+        + "evaluate: \(runs) rounds): times are medians, ratios the medians of runs taken back to back"
+    )
 
     // explain --json on one large verifyReceipt response (first: the 10⁶-subscriber file
     // would push it out of the page cache).
@@ -50,12 +54,15 @@ enum WholeProcess {
       "    entitlements explain --json: one verifyReceipt response of \(subscribers) "
         + String(format: "subscriptions' owners x 24 entries (%.1f MB)", Double(size) / 1e6))
     let arguments = ["explain", receipt, "--catalog", catalog, "--at", at, "--json"]
-    let ours = median(runs) { Tool.run(arguments) }
-    print("      entitlements: " + describe(ours, count: nil, what: ""))
-    if let peer {
-      let measure = median(runs) { peer.run(arguments) }
-      print("      peer:         " + describe(measure, count: nil, what: ""))
-      print(String(format: "      ratio: %.1fx the peer", measure.seconds / ours.seconds))
+    // A short process: more runs cost little.
+    let explainRuns = quick ? 1 : 7
+    let explained = inTurn(
+      explainRuns,
+      [{ Tool.run(arguments) }] + (peer.map { peer in [{ peer.run(arguments) }] } ?? []))
+    print("      entitlements: " + describe(median(explained[0]), count: nil, what: ""))
+    if explained.count > 1 {
+      print("      peer:         " + describe(median(explained[1]), count: nil, what: ""))
+      print(String(format: "      ratio: %.1fx the peer", ratio(explained[1], over: explained[0])))
     }
     // evaluate, on 10⁵ and 10⁶ subscribers, and 4 × 10⁴ of uneven lines (10⁴ each for --quick).
     print(
@@ -72,32 +79,37 @@ enum WholeProcess {
       let file = subscribersFile(count: count, shape: shape, folder: folder)
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
       let arguments = ["evaluate", file, "--catalog", catalog, "--at", at]
-      let repeats = count >= 1_000_000 ? 1 : runs
-      let ours = median(repeats) { Tool.run(arguments) }
+      // At 10⁶, one run of the tool alone: the peer would take minutes and show nothing new
+      // (its memory does not grow). Below, the tool on all cores, the peer, and the tool on one
+      // core (the peer is one process: the ratio per core compares one core with one core).
+      let large = count >= 1_000_000
+      var commands = [{ Tool.run(arguments) }]
+      if !large {
+        if let peer { commands.append { peer.run(arguments) } }
+        commands.append { Tool.run(arguments + ["--jobs", "1"]) }
+      }
+      let measures = inTurn(large ? 1 : runs, commands)
+      let ours = median(measures[0])
       var line =
         "      \(format(Double(count))) subscribers, \(shape.rawValue) (\(size / 1_000_000) MB): "
         + describe(ours, count: count, what: "\(cores) jobs")
-      var peerMeasure: Measure?
-      // The peer at 10⁶ would take minutes and show nothing new: its memory does not grow.
-      if let peer, count < 1_000_000 {
-        let measure = median(repeats) { peer.run(arguments) }
-        peerMeasure = measure
-        line += "\n        peer: " + describe(measure, count: count, what: "one process")
-        line += String(format: "\n        ratio: %.1fx the peer", measure.seconds / ours.seconds)
+      let peerMeasures = !large && peer != nil ? measures[1] : nil
+      if let peerMeasures {
+        line +=
+          "\n        peer: " + describe(median(peerMeasures), count: count, what: "one process")
+        line += String(
+          format: "\n        ratio: %.1fx the peer", ratio(peerMeasures, over: measures[0]))
       }
       print(line)
-      // The peer is one process: the ratio per core compares one core with one core.
-      if count < 1_000_000 {
-        let single = median(repeats) { Tool.run(arguments + ["--jobs", "1"]) }
-        print("        --jobs 1: " + describe(single, count: count, what: "one core"))
-        if let peerMeasure {
+      if !large, let single = measures.last {
+        print("        --jobs 1: " + describe(median(single), count: count, what: "one core"))
+        if let peerMeasures {
           print(
             String(
-              format: "        ratio per core: %.1fx the peer", peerMeasure.seconds / single.seconds
-            ))
+              format: "        ratio per core: %.1fx the peer", ratio(peerMeasures, over: single)))
         }
       }
-      if shape == .payloads { figures[count] = (ours, peerMeasure) }
+      if shape == .payloads { figures[count] = (ours, peerMeasures.map(median)) }
     }
     if let small = figures[100_000]?.ours, let large = figures[1_000_000]?.ours {
       print(
@@ -123,10 +135,26 @@ enum WholeProcess {
     return text
   }
 
-  /// The run with the median time of `runs`.
-  static func median(_ runs: Int, _ run: () -> Measure) -> Measure {
-    let measures = (0..<runs).map { _ in run() }.sorted { $0.seconds < $1.seconds }
-    return measures[measures.count / 2]
+  /// `runs` rounds, each running every command once, in turn: the measures of each command, round
+  /// by round. Runs taken back to back see about the same machine, which on a shared machine
+  /// changes speed from one minute to the next.
+  static func inTurn(_ runs: Int, _ commands: [() -> Measure]) -> [[Measure]] {
+    var measures = Array(repeating: [Measure](), count: commands.count)
+    for _ in 0..<runs {
+      for (index, command) in commands.enumerated() { measures[index].append(command()) }
+    }
+    return measures
+  }
+
+  /// The run with the median time.
+  static func median(_ measures: [Measure]) -> Measure {
+    measures.sorted { $0.seconds < $1.seconds }[measures.count / 2]
+  }
+
+  /// The median, over rounds of ``inTurn(_:_:)``, of the ratio of `slower`'s time to `faster`'s.
+  static func ratio(_ slower: [Measure], over faster: [Measure]) -> Double {
+    let ratios = zip(slower, faster).map { $0.seconds / $1.seconds }.sorted()
+    return ratios[ratios.count / 2]
   }
 
   // MARK: - Inputs
