@@ -41,9 +41,9 @@ enum WholeProcess {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let runs = quick ? 1 : 3
     print(
-      "    the commands of a row run in turn, round after round (explain: \(quick ? 1 : 7), "
-        + "evaluate: \(runs) rounds): times are medians, ratios the medians of runs taken back to back"
-    )
+      "    the commands of a row run in turn, round after round, the first one alternating "
+        + "(explain: \(quick ? 1 : 7) rounds, evaluate: \(runs), 10⁶: one run of the tool alone);")
+    print("    times are medians, ratios the medians of the rounds' ratios")
 
     // explain --json on one large verifyReceipt response (first: the 10⁶-subscriber file
     // would push it out of the page cache).
@@ -60,7 +60,7 @@ enum WholeProcess {
       explainRuns,
       [{ Tool.run(arguments) }] + (peer.map { peer in [{ peer.run(arguments) }] } ?? []))
     print("      entitlements: " + describe(median(explained[0]), count: nil, what: ""))
-    if explained.count > 1 {
+    if !report(failures: explained), explained.count > 1 {
       print("      peer:         " + describe(median(explained[1]), count: nil, what: ""))
       print(String(format: "      ratio: %.1fx the peer", ratio(explained[1], over: explained[0])))
     }
@@ -68,7 +68,7 @@ enum WholeProcess {
     print(
       "    entitlements evaluate: subscribers of 1 to 40 transactions and their renewal info, "
         + "as decoded payloads (one document each) or as a verifyReceipt response")
-    var figures: [Int: (ours: Measure, peer: Measure?)] = [:]
+    var figures: [Int: Measure] = [:]
     let workloads: [(count: Int, shape: LineShape)] =
       quick
       ? [(10_000, .payloads), (10_000, .verifyReceipt), (10_000, .uneven)]
@@ -93,7 +93,8 @@ enum WholeProcess {
       var line =
         "      \(format(Double(count))) subscribers, \(shape.rawValue) (\(size / 1_000_000) MB): "
         + describe(ours, count: count, what: "\(cores) jobs")
-      let peerMeasures = !large && peer != nil ? measures[1] : nil
+      let failed = measures.joined().contains { $0.status != 0 }
+      let peerMeasures = !large && peer != nil && !failed ? measures[1] : nil
       if let peerMeasures {
         line +=
           "\n        peer: " + describe(median(peerMeasures), count: count, what: "one process")
@@ -101,6 +102,7 @@ enum WholeProcess {
           format: "\n        ratio: %.1fx the peer", ratio(peerMeasures, over: measures[0]))
       }
       print(line)
+      report(failures: measures)
       if !large, let single = measures.last {
         print("        --jobs 1: " + describe(median(single), count: count, what: "one core"))
         if let peerMeasures {
@@ -109,9 +111,9 @@ enum WholeProcess {
               format: "        ratio per core: %.1fx the peer", ratio(peerMeasures, over: single)))
         }
       }
-      if shape == .payloads { figures[count] = (ours, peerMeasures.map(median)) }
+      if shape == .payloads { figures[count] = ours }
     }
-    if let small = figures[100_000]?.ours, let large = figures[1_000_000]?.ours {
+    if let small = figures[100_000], let large = figures[1_000_000] {
       print(
         String(
           format: "      max RSS 10⁶ / 10⁵: %.2f (%.0f MB / %.0f MB)",
@@ -138,12 +140,24 @@ enum WholeProcess {
   /// `runs` rounds, each running every command once, in turn: the measures of each command, round
   /// by round. Runs taken back to back see about the same machine, which on a shared machine
   /// changes speed from one minute to the next.
+  /// The first command alternates, so that none always runs right after another row's work.
   static func inTurn(_ runs: Int, _ commands: [() -> Measure]) -> [[Measure]] {
     var measures = Array(repeating: [Measure](), count: commands.count)
-    for _ in 0..<runs {
-      for (index, command) in commands.enumerated() { measures[index].append(command()) }
+    for round in 0..<runs {
+      let order = round % 2 == 0 ? Array(commands.indices) : commands.indices.reversed()
+      for index in order { measures[index].append(commands[index]()) }
     }
     return measures
+  }
+
+  /// Whether a run exited with a status other than 0, said in a line: its row gives no ratio.
+  @discardableResult
+  static func report(failures measures: [[Measure]]) -> Bool {
+    let statuses = measures.joined().map(\.status).filter { $0 != 0 }
+    if let status = statuses.first {
+      print("        \(statuses.count) run(s) failed (exit status \(status)): no ratio")
+    }
+    return !statuses.isEmpty
   }
 
   /// The run with the median time.
@@ -151,9 +165,10 @@ enum WholeProcess {
     measures.sorted { $0.seconds < $1.seconds }[measures.count / 2]
   }
 
-  /// The median, over rounds of ``inTurn(_:_:)``, of the ratio of `slower`'s time to `faster`'s.
-  static func ratio(_ slower: [Measure], over faster: [Measure]) -> Double {
-    let ratios = zip(slower, faster).map { $0.seconds / $1.seconds }.sorted()
+  /// The median, over rounds of ``inTurn(_:_:)``, of the ratio of `numerator`'s time to
+  /// `denominator`'s.
+  static func ratio(_ numerator: [Measure], over denominator: [Measure]) -> Double {
+    let ratios = zip(numerator, denominator).map { $0.seconds / $1.seconds }.sorted()
     return ratios[ratios.count / 2]
   }
 
