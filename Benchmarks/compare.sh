@@ -48,13 +48,15 @@ fi
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 base_commit=$(git -C "$root" rev-parse --verify --quiet "$base_revision^{commit}") ||
   fail "git knows no revision '$base_revision'"
-# The worktree goes in a folder of its own, with what the package manager writes beside it.
+# The worktree and the comparison's files go in a folder of their own.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/entitlements-compare.XXXXXX")
 worktree=$scratch/base
 cleanup() {
   git -C "$root" worktree remove --force "$worktree" 2>/dev/null || true
   git -C "$root" worktree prune
   rm -rf "$scratch"
+  # The package manager's locks for the worktree's build, named after its path.
+  rm -f "${TMPDIR:-/tmp}/${worktree//\//_}"_.build*.lock
 }
 trap cleanup EXIT
 git -C "$root" worktree add --detach --quiet "$worktree" "$base_commit"
