@@ -60,7 +60,9 @@ enum WholeProcess {
       explainRuns,
       [{ Tool.run(arguments) }] + (peer.map { peer in [{ peer.run(arguments) }] } ?? []))
     print("      entitlements: " + describe(median(explained[0]), count: nil, what: ""))
-    if !report(failures: explained), explained.count > 1 {
+    let explainFailures = failures(explained)
+    printFailures(explainFailures)
+    if explainFailures.isEmpty, explained.count > 1 {
       print("      peer:         " + describe(median(explained[1]), count: nil, what: ""))
       print(String(format: "      ratio: %.1fx the peer", ratio(explained[1], over: explained[0])))
     }
@@ -93,8 +95,8 @@ enum WholeProcess {
       var line =
         "      \(format(Double(count))) subscribers, \(shape.rawValue) (\(size / 1_000_000) MB): "
         + describe(ours, count: count, what: "\(cores) jobs")
-      let failed = measures.joined().contains { $0.status != 0 }
-      let peerMeasures = !large && peer != nil && !failed ? measures[1] : nil
+      let failed = failures(measures)
+      let peerMeasures = !large && peer != nil && failed.isEmpty ? measures[1] : nil
       if let peerMeasures {
         line +=
           "\n        peer: " + describe(median(peerMeasures), count: count, what: "one process")
@@ -102,7 +104,7 @@ enum WholeProcess {
           format: "\n        ratio: %.1fx the peer", ratio(peerMeasures, over: measures[0]))
       }
       print(line)
-      report(failures: measures)
+      printFailures(failed)
       if !large, let single = measures.last {
         print("        --jobs 1: " + describe(median(single), count: count, what: "one core"))
         if let peerMeasures {
@@ -150,14 +152,15 @@ enum WholeProcess {
     return measures
   }
 
-  /// Whether a run exited with a status other than 0, said in a line: its row gives no ratio.
-  @discardableResult
-  static func report(failures measures: [[Measure]]) -> Bool {
-    let statuses = measures.joined().map(\.status).filter { $0 != 0 }
-    if let status = statuses.first {
-      print("        \(statuses.count) run(s) failed (exit status \(status)): no ratio")
-    }
-    return !statuses.isEmpty
+  /// The exit statuses other than 0 among the runs of a row.
+  static func failures(_ measures: [[Measure]]) -> [Int32] {
+    measures.joined().map(\.status).filter { $0 != 0 }
+  }
+
+  /// Says that runs of a row failed (`statuses`, from ``failures(_:)``): the row gives no ratio.
+  static func printFailures(_ statuses: [Int32]) {
+    guard let status = statuses.first else { return }
+    print("        \(statuses.count) run(s) failed (exit status \(status)): no ratio")
   }
 
   /// The run with the median time.
