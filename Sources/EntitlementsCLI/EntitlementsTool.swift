@@ -316,10 +316,12 @@ public enum EntitlementsTool {
           return nil
         }
       }
+      // Built once: a history orders and copies every entry of the record.
+      let history = record.history
       return Explanation(
-        evaluation: Evaluator(catalog: products ?? .empty).evaluate(record.history),
+        evaluation: Evaluator(catalog: products ?? .empty).evaluate(history),
         releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
-        environment: record.history.environment, catalog: products ?? .empty)
+        environment: history.environment, catalog: products ?? .empty)
     } catch {
       run.errors = "\(error)\n"
     }
