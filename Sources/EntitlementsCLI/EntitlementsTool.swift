@@ -258,15 +258,15 @@ public enum EntitlementsTool {
   /// A document file's reading error as its author can find it: when the file itself is not
   /// JSON, the line and column in the file; otherwise the reader's own words (a JWS payload
   /// that is not JSON has offsets into the payload, not into the file).
-  static func fileError(_ error: ReadError, in bytes: [UInt8]) -> String {
+  static func fileError(_ error: ReadError, in bytes: some Collection<UInt8>) -> String {
     let first = bytes.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
     guard case .malformedJSON = error,
       first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     else { return error.description }
     do {
-      _ = try JSONValue(parsing: bytes)
+      _ = try JSONValue(parsing: Array(bytes))
     } catch {
-      return "not JSON: \(JSONFile.describe(error, in: bytes))"
+      return "not JSON: \(JSONFile.describe(error, in: Array(bytes)))"
     }
     return error.description
   }
@@ -277,10 +277,11 @@ public enum EntitlementsTool {
     of files: [String], catalog: String?, at: Instant,
     verifier: (any SignedPayloadVerifier)? = nil, _ run: inout Run
   ) -> Explanation? {
-    var contents: [(file: String, bytes: [UInt8])] = []
+    // Mapped, not copied: Apple's documents are read where they lie (FileSystem.mapped).
+    var contents: [(file: String, bytes: Data)] = []
     for file in files + (catalog.map { [$0] } ?? []) {
       do {
-        contents.append((file, try FileSystem.read(file)))
+        contents.append((file, try FileSystem.mapped(file)))
       } catch {
         run.errors = "\(file): cannot read: \(error.localizedDescription)\n"
         run.status = 2
@@ -288,20 +289,20 @@ public enum EntitlementsTool {
       }
     }
     do {
-      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
+      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(Array(contents[0].bytes)) {
         guard verifier == nil else {
           run.errors = "\(files[0]): --verify verifies Apple's documents, not scenario files\n"
           run.status = 2
           return nil
         }
-        let scenario = try Scenario(json: contents[0].bytes, file: files[0])
+        let scenario = try Scenario(json: Array(contents[0].bytes), file: files[0])
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
           readingDiagnostics: scenario.readingDiagnostics, environment: scenario.environment,
           catalog: scenario.catalog)
       }
       let products = try catalog.map { file throws(ScenarioError) in
-        try Scenario.catalog(json: contents[contents.count - 1].bytes, file: file)
+        try Scenario.catalog(json: Array(contents[contents.count - 1].bytes), file: file)
       }
       var record = SubscriberRecord()
       for (file, contents) in contents.prefix(files.count) {

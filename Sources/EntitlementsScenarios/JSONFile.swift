@@ -11,8 +11,10 @@ package enum JSONFile {
   ///
   /// - Parameter bytes: The file's bytes.
   /// - Returns: The same bytes, after the mark when there is one.
-  package static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+  package static func withoutByteOrderMark<Bytes: Collection<UInt8>>(_ bytes: Bytes)
+    -> Bytes.SubSequence
+  {
+    bytes.dropFirst(bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0)
   }
 
   /// A syntax error as an editor locates it: `line 2, column 9: expected a value`.

@@ -120,7 +120,7 @@ extension Scenario {
   static func strictJSON(
     _ json: [UInt8], file: String, arrayPath: String = ""
   ) throws(ScenarioError) -> JSONValue {
-    let bytes = JSONFile.withoutByteOrderMark(json)
+    let bytes = Array(JSONFile.withoutByteOrderMark(json))
     var repeated: [JSONRepeatedKey] = []
     let value: JSONValue
     do {

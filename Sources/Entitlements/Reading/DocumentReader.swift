@@ -112,10 +112,12 @@ public enum DocumentReader {
   public static func readAll(
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> [AppStoreDocument] {
-    let bytes = Array(bytes)
-    let trimmed = bytes.drop { isWhitespace($0) }
-    switch trimmed.first {
+    switch bytes.first(where: { !isWhitespace($0) }) {
+    case UInt8(ascii: "{")?, nil:
+      // Read where it lies: a file the caller mapped into memory is not copied.
+      return [try read(bytes, verifier: verifier)]
     case UInt8(ascii: "[")?:
+      let bytes = Array(bytes)
       let payloads = SignedPayloads(verifier: verifier)
       guard case .array(let elements) = try JSONValue.document(bytes) else {
         preconditionFailure("a document that starts with [ is an array")
@@ -138,11 +140,10 @@ public enum DocumentReader {
         }
       }
       return documents
-    case UInt8(ascii: "{")?, nil:
-      return [try read(bytes, verifier: verifier)]
     default:
       // One JWS per line; blank lines are skipped, and a line is named by its number in the file.
-      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      let lines = Array(bytes).split(
+        separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       var documents: [AppStoreDocument] = []
       for (index, line) in lines.enumerated() {
         let compact = line.filter { !isWhitespace($0) }
