@@ -131,7 +131,7 @@ public enum EntitlementsTool {
   /// or `-`), each line's output written with `write`.
   static func evaluate(
     input: String?, catalog: String?, at: Instant, jobs: Int,
-    standardInput: @escaping () throws -> [UInt8]?, write: ([UInt8]) -> Void,
+    standardInput: @escaping BatchEvaluation.Read, write: ([UInt8]) -> Void,
     writeError: ([UInt8]) -> Void, showsProgress: Bool
   ) -> Int32 {
     var products = ProductCatalog.empty
@@ -143,7 +143,7 @@ public enum EntitlementsTool {
         return 2
       }
     }
-    let read: () throws -> [UInt8]?
+    let read: BatchEvaluation.Read
     if let input, input != "-" {
       guard !FileSystem.isDirectory(input) else {
         writeError(Array("\(input): is a folder, not a file of subscriber lines\n".utf8))
@@ -153,7 +153,7 @@ public enum EntitlementsTool {
         writeError(Array("\(input): cannot read\n".utf8))
         return 2
       }
-      read = { try StandardStreams.chunk(of: file) }
+      read = StandardStreams.reader(of: file)
     } else {
       read = standardInput
     }

@@ -15,23 +15,17 @@ import Foundation
 
 /// The process's standard streams, read and written in chunks of bytes.
 enum StandardStreams {
-  /// How many bytes a read asks for.
-  static let chunkSize = 4 << 20
-
-  /// A reader of standard input: the next chunk, or `nil` at the end.
-  static func standardInput() -> () throws -> [UInt8]? {
-    { try chunk(of: FileHandle.standardInput) }
+  /// A reader of standard input for ``BatchEvaluation/run(jobs:read:write:progress:)``.
+  static func standardInput() -> BatchEvaluation.Read {
+    reader(of: FileHandle.standardInput)
   }
 
-  /// The next chunk of `file` (what one read returns, up to ``chunkSize`` bytes, read into
-  /// the array with no copy), or `nil` at its end.
+  /// A reader of `file`: each call reads once into the buffer it is given (no copy) and says
+  /// how many bytes came, 0 at the end.
   ///
   /// - Throws: The system's error when the file cannot be read.
-  static func chunk(of file: FileHandle) throws -> [UInt8]? {
-    let chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, count in
-      count = try FileSystem.readOnce(file.fileDescriptor, into: buffer)
-    }
-    return chunk.isEmpty ? nil : chunk
+  static func reader(of file: FileHandle) -> BatchEvaluation.Read {
+    { buffer in try FileSystem.readOnce(file.fileDescriptor, into: buffer) }
   }
 
   /// Writes all of `bytes` to a file descriptor, retrying when interrupted or when a

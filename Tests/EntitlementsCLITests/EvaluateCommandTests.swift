@@ -277,10 +277,12 @@ struct EvaluateCommandTests {
     #expect(throws: Broken.self) {
       _ = try evaluation.run(
         jobs: jobs,
-        read: {
+        read: { buffer in
           guard offset < failAt else { throw Broken() }
-          defer { offset += 40 }
-          return Array(input[offset..<min(offset + 40, failAt)])
+          let count = min(40, failAt - offset, buffer.count)
+          _ = buffer.update(fromContentsOf: input[offset..<offset + count])
+          offset += count
+          return count
         },
         write: { written += $0 })
     }
@@ -328,13 +330,13 @@ struct EvaluateCommandTests {
   /// A file whose lines cross the reads' chunks, one line longer than two chunks: every line
   /// is answered, in order.
   @Test func aLineLongerThanAReadIsReadWhole() throws {
-    let documents = (0..<(2 * StandardStreams.chunkSize / 200 + 1_000)).map { month in
+    let documents = (0..<(2 * BatchEvaluation.readSize / 200 + 1_000)).map { month in
       Self.transaction(
         3_000_000_000_000_000 + Int64(month), original: 3_000_000_000_000_000,
         start: 1_000_000_000_000 + Int64(month) * 2_592_000_000)
     }
     let long = #"{"subscriber": "long", "documents": [\#(documents.joined(separator: ", "))]}"#
-    try #require(long.utf8.count > 2 * StandardStreams.chunkSize)
+    try #require(long.utf8.count > 2 * BatchEvaluation.readSize)
     let file = try Self.temporary(
       "long.jsonl", [Self.line(0), long, Self.line(2)].joined(separator: "\n") + "\n")
     let catalog = try Self.temporary("products.json", Self.catalog)
@@ -370,10 +372,11 @@ struct EvaluateCommandTests {
       var progress: [Int] = []
       let failed = evaluation.run(
         jobs: jobs,
-        read: {
-          guard offset < input.count else { return nil }
-          defer { offset += chunk }
-          return Array(input[offset..<min(offset + chunk, input.count)])
+        read: { buffer in
+          let count = min(chunk, input.count - offset, buffer.count)
+          _ = buffer.update(fromContentsOf: input[offset..<offset + count])
+          offset += count
+          return count
         },
         write: { written += $0 }, progress: { progress.append($0) })
       return (written, failed, progress)
