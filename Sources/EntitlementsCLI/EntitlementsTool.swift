@@ -289,7 +289,7 @@ public enum EntitlementsTool {
       }
     }
     do {
-      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(Array(contents[0].bytes)) {
+      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
         guard verifier == nil else {
           run.errors = "\(files[0]): --verify verifies Apple's documents, not scenario files\n"
           run.status = 2

@@ -215,9 +215,17 @@ extension Scenario {
 
   /// Whether the bytes look like a scenario file rather than one of Apple's documents: a
   /// key `expect` and a key `name`, in a file a person could have written (under a megabyte).
-  /// A cheap look, with no parse.
-  public static func looksLikeScenario(_ bytes: [UInt8]) -> Bool {
+  /// A cheap look, with no parse; a larger file is not read, nor copied.
+  ///
+  /// ```swift
+  /// Scenario.looksLikeScenario(Array(#"{"name": "n", "expect": []}"#.utf8))  // true
+  /// Scenario.looksLikeScenario(try Data(contentsOf: receiptURL))            // false
+  /// ```
+  ///
+  /// - Parameter bytes: The file's bytes: `[UInt8]`, `Data` or any collection of bytes.
+  public static func looksLikeScenario(_ bytes: some Collection<UInt8>) -> Bool {
     guard bytes.count < 1 << 20 else { return false }
+    let bytes = Array(bytes)
     func contains(_ key: String) -> Bool {
       let needle = Array("\"\(key)\"".utf8)
       guard bytes.count >= needle.count else { return false }
