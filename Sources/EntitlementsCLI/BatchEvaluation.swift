@@ -27,7 +27,8 @@ import Synchronization
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
 /// and the stream goes on. Memory holds three buffers of about a batch each (one evaluated,
-/// one read into, one done and kept for the next), whatever the input's length.
+/// one read into, one done and kept for the next), or of the longest line, whatever the
+/// input's length.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -103,16 +104,16 @@ struct BatchEvaluation: Sendable {
     return writer.bytes
   }
 
-  /// Reads input into `buffer` (up to its count of bytes) and says how many bytes came; 0 at
-  /// the end of the input.
+  /// Reads input into `buffer` and says how many bytes came, from 0 to `buffer.count`; 0 only
+  /// at the end of the input (`buffer` is never empty). `buffer` is valid during the call only.
   typealias Read = (_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int
 
   /// The most bytes one read asks for.
-  static let readSize = 1 << 20
+  var readSize = 1 << 20
 
   /// One batch of input: its bytes, and the ranges and numbers of its whole lines (blank
   /// lines left out).
-  private struct Batch: Sendable {
+  struct Batch: Sendable {
     var bytes: [UInt8]
     var lines: [Range<Int>] = []
     var numbers: [Int] = []
@@ -133,8 +134,9 @@ struct BatchEvaluation: Sendable {
   /// reads gigabytes through a few buffers of about a batch's size, rather than through fresh
   /// memory for every read and every batch, which cost a page fault per 4 KB (a fifth of the
   /// command's time on 10⁵ verifyReceipt responses).
-  private struct Batcher {
+  struct Batcher {
     let batchBytes: Int
+    let readSize: Int
     /// The buffer read into: bytes `0 ..< filled` are input not yet cut into a batch, the rest
     /// is room for the reads after.
     var buffer: [UInt8] = []
@@ -152,14 +154,14 @@ struct BatchEvaluation: Sendable {
       while !finished, filled < batchBytes || !hasNewline {
         if filled == buffer.count {
           // More room, made once: a buffer given back keeps it.
-          buffer.append(
-            contentsOf: repeatElement(0, count: max(BatchEvaluation.readSize, buffer.count)))
+          buffer.append(contentsOf: repeatElement(0, count: max(readSize, buffer.count)))
         }
         let start = filled
-        let end = min(buffer.count, start + BatchEvaluation.readSize)
+        let end = min(buffer.count, start + readSize)
         let count = try buffer.withUnsafeMutableBufferPointer { buffer in
           try read(UnsafeMutableBufferPointer(rebasing: buffer[start..<end]))
         }
+        precondition((0...end - start).contains(count), "a read gave \(count) bytes")
         if count == 0 {
           finished = true
         } else {
@@ -171,9 +173,11 @@ struct BatchEvaluation: Sendable {
       return cut(includingUnfinished: finished)
     }
 
-    /// Gives back the bytes of a batch that is done, to be read into again.
+    /// Gives back the bytes of a batch that is done, to be read into again; a buffer grown
+    /// past two batches by a long line is freed instead, so that one long line does not hold
+    /// its memory for the rest of the input.
     mutating func recycle(_ bytes: consuming [UInt8]) {
-      if spare.count < bytes.count { spare = bytes }
+      if bytes.count <= 2 * batchBytes + readSize { spare = bytes }
     }
 
     /// The whole lines read so far, once reading failed: they are evaluated and written
@@ -231,7 +235,7 @@ struct BatchEvaluation: Sendable {
   func run(
     jobs: Int, read: Read, write: ([UInt8]) -> Void, progress: (Int) -> Void = { _ in }
   ) rethrows -> Int {
-    var batcher = Batcher(batchBytes: batchBytes)
+    var batcher = Batcher(batchBytes: batchBytes, readSize: readSize)
     var failed = 0
     var done = 0
     // The output of a batch, in one buffer used for every batch.

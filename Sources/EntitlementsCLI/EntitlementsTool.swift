@@ -263,10 +263,11 @@ public enum EntitlementsTool {
     guard case .malformedJSON = error,
       first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     else { return error.description }
+    let bytes = Array(bytes)
     do {
-      _ = try JSONValue(parsing: Array(bytes))
+      _ = try JSONValue(parsing: bytes)
     } catch {
-      return "not JSON: \(JSONFile.describe(error, in: Array(bytes)))"
+      return "not JSON: \(JSONFile.describe(error, in: bytes))"
     }
     return error.description
   }

@@ -19,7 +19,7 @@ enum FileSystem {
   }
 
   /// The bytes of the file at `path`, read straight into the array (one copy, from the
-  /// kernel: a 80 MB document is not held twice).
+  /// kernel: an 80 MB document is not held twice).
   static func read(_ path: String) throws -> [UInt8] {
     try withOpenFile(path) { descriptor, status in
       try readToEnd(descriptor, sizeHint: Int(status.st_size))
@@ -27,18 +27,22 @@ enum FileSystem {
   }
 
   /// The bytes of the file at `path`, mapped from the system's cache of the file rather than
-  /// copied, when it is a regular file that is not empty; any other file (a pipe, a device)
-  /// is read as ``read(_:)`` reads it.
+  /// copied, when it is a regular file that is not empty and can be mapped; any other file (a
+  /// pipe, a device, a file of a file system that cannot map it) is read as ``read(_:)``
+  /// reads it.
   ///
   /// For Apple's documents, which the byte-level reader reads in place: an 80 MB
   /// verifyReceipt response read into fresh memory costs a page fault per 4 KB page and a
-  /// copy, a fifth of `explain`'s time (DESIGN.md "Performance").
+  /// copy, a fifth of `explain`'s time (DESIGN.md "Performance"). The mapping shows the file
+  /// as it is while it is read: a file truncated by another process meanwhile ends the process.
   static func mapped(_ path: String) throws -> Data {
     try withOpenFile(path) { descriptor, status in
-      guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
-        return Data(try readToEnd(descriptor, sizeHint: Int(status.st_size)))
+      if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+        let mapped = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+      {
+        return mapped
       }
-      return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+      return Data(try readToEnd(descriptor, sizeHint: Int(status.st_size)))
     }
   }
 

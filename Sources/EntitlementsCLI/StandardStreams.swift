@@ -21,9 +21,8 @@ enum StandardStreams {
   }
 
   /// A reader of `file`: each call reads once into the buffer it is given (no copy) and says
-  /// how many bytes came, 0 at the end.
-  ///
-  /// - Throws: The system's error when the file cannot be read.
+  /// how many bytes came, 0 at the end; it throws the system's error when the file cannot be
+  /// read.
   static func reader(of file: FileHandle) -> BatchEvaluation.Read {
     { buffer in try FileSystem.readOnce(file.fileDescriptor, into: buffer) }
   }

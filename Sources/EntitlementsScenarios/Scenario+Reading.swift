@@ -223,6 +223,7 @@ extension Scenario {
   /// ```
   ///
   /// - Parameter bytes: The file's bytes: `[UInt8]`, `Data` or any collection of bytes.
+  /// - Returns: Whether the bytes look like a scenario file.
   public static func looksLikeScenario(_ bytes: some Collection<UInt8>) -> Bool {
     guard bytes.count < 1 << 20 else { return false }
     let bytes = Array(bytes)

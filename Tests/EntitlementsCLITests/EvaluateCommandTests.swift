@@ -327,16 +327,21 @@ struct EvaluateCommandTests {
     if !notContaining.isEmpty { #expect(!error.contains(notContaining), "\(error)") }
   }
 
-  /// A file whose lines cross the reads' chunks, one line longer than two chunks: every line
+  /// The most bytes one read of the command asks for.
+  static var readSize: Int {
+    BatchEvaluation(evaluator: Evaluator(), at: Instant(millisecondsSince1970: 0)).readSize
+  }
+
+  /// A file whose lines cross reads, one line longer than two reads (`readSize`): every line
   /// is answered, in order.
   @Test func aLineLongerThanAReadIsReadWhole() throws {
-    let documents = (0..<(2 * BatchEvaluation.readSize / 200 + 1_000)).map { month in
+    let documents = (0..<(2 * Self.readSize / 200 + 1_000)).map { month in
       Self.transaction(
         3_000_000_000_000_000 + Int64(month), original: 3_000_000_000_000_000,
         start: 1_000_000_000_000 + Int64(month) * 2_592_000_000)
     }
     let long = #"{"subscriber": "long", "documents": [\#(documents.joined(separator: ", "))]}"#
-    try #require(long.utf8.count > 2 * BatchEvaluation.readSize)
+    try #require(long.utf8.count > 2 * Self.readSize)
     let file = try Self.temporary(
       "long.jsonl", [Self.line(0), long, Self.line(2)].joined(separator: "\n") + "\n")
     let catalog = try Self.temporary("products.json", Self.catalog)
@@ -388,5 +393,82 @@ struct EvaluateCommandTests {
     #expect(whole.0.filter { $0 == 0x0A }.count == 40)
     #expect(cut.2.last == 40)
     if batch < 1 << 20 { #expect(cut.2.count > 1, "several batches") }
+  }
+
+  /// Input read from a pipe, a little at a time (reads of 16 bytes, and what a pipe gives),
+  /// in batches of any size, with a blank line among the lines and no newline after the
+  /// last: the same output as one read of the whole input.
+  @Test(arguments: [(16, 64), (16, 4096), (1 << 20, 64), (1 << 20, 1 << 30)])
+  func pipedInputInManyBatchesGivesTheSameOutput(readSize: Int, batchBytes: Int) throws {
+    let lines = (0..<80).map { $0 == 40 ? "  " : Self.line($0) }
+    let input = Array(lines.joined(separator: "\n").utf8)
+    func output(_ read: BatchEvaluation.Read, readSize: Int, batchBytes: Int) throws -> [UInt8] {
+      var evaluation = BatchEvaluation(
+        evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000)
+      )
+      evaluation.readSize = readSize
+      evaluation.batchBytes = batchBytes
+      var written: [UInt8] = []
+      _ = try evaluation.run(jobs: 3, read: read, write: { written += $0 })
+      return written
+    }
+    var offset = 0
+    let whole = try output(
+      { buffer in
+        let count = min(input.count - offset, buffer.count)
+        _ = buffer.update(fromContentsOf: input[offset..<offset + count])
+        offset += count
+        return count
+      }, readSize: input.count, batchBytes: 1 << 30)
+    #expect(whole.filter { $0 == 0x0A }.count == 79)
+    // The whole input fits a pipe's buffer (64 KB): written, and the writing end closed,
+    // first, with no thread.
+    try #require(input.count < 60_000)
+    let pipe = Pipe()
+    try pipe.fileHandleForWriting.write(contentsOf: input)
+    try pipe.fileHandleForWriting.close()
+    let piped = try output(
+      StandardStreams.reader(of: pipe.fileHandleForReading), readSize: readSize,
+      batchBytes: batchBytes)
+    #expect(piped == whole)
+  }
+
+  /// The buffer of a batch that is done is read into again, not copied or allocated anew: the
+  /// batch after next holds the same storage (the command reads gigabytes through a few
+  /// buffers). A buffer grown past two batches by a long line is not kept.
+  @Test func aBufferGivenBackIsReadIntoAgain() throws {
+    let input = Array(((0..<64).map(Self.line).joined(separator: "\n") + "\n").utf8)
+    var offset = 0
+    let read: BatchEvaluation.Read = { buffer in
+      let count = min(input.count - offset, buffer.count)
+      _ = buffer.update(fromContentsOf: input[offset..<offset + count])
+      offset += count
+      return count
+    }
+    func storage(_ bytes: [UInt8]) -> UInt {
+      bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+    var batcher = BatchEvaluation.Batcher(batchBytes: 512, readSize: 64)
+    var batches: [BatchEvaluation.Batch?] = []
+    for _ in 0..<2 { batches.append(try batcher.next(read)) }
+    let firstStorage = storage(try #require(batches[0]).bytes)
+    // The first batch is done: its buffer is given back, and nothing else holds it.
+    batcher.recycle(try #require(batches[0]).bytes)
+    batches[0] = nil
+    for _ in 0..<2 { batches.append(try batcher.next(read)) }
+    let fourth = try #require(batches[3])
+    #expect(storage(fourth.bytes) == firstStorage)
+    #expect(!fourth.lines.isEmpty)
+    // Every line of the batch is one of the input's, whole.
+    for line in fourth.lines {
+      #expect(fourth.bytes[line].first == UInt8(ascii: "{"))
+      #expect(fourth.bytes[line].last == UInt8(ascii: "}"))
+    }
+
+    var long = BatchEvaluation.Batcher(batchBytes: 8, readSize: 4)
+    long.recycle(Array(repeating: 0, count: 2 * 8 + 4 + 1))
+    #expect(long.spare.isEmpty, "a buffer grown past two batches kept")
+    long.recycle(Array(repeating: 0, count: 2 * 8 + 4))
+    #expect(long.spare.count == 2 * 8 + 4)
   }
 }

@@ -4,6 +4,17 @@ import Testing
 
 @Suite("Scenario files are read strictly")
 struct ScenarioReadingTests {
+  /// A scenario is told from Apple's documents by a look at its keys, in any collection of
+  /// bytes; a file of a megabyte or more is no scenario.
+  @Test func aScenarioIsToldByItsKeys() {
+    let scenario = Array(#"{"name": "n", "expect": []}"#.utf8)
+    #expect(Scenario.looksLikeScenario(scenario))
+    #expect(Scenario.looksLikeScenario(scenario.lazy.map { $0 }))
+    #expect(!Scenario.looksLikeScenario(Array(#"{"status": 0, "receipt": {}}"#.utf8)))
+    let padded = scenario + Array(repeating: UInt8(ascii: " "), count: 1 << 20)
+    #expect(!Scenario.looksLikeScenario(padded))
+  }
+
   struct Bad: CustomTestStringConvertible, Sendable {
     var name: String
     var json: String

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Entitlements
@@ -53,6 +54,18 @@ struct ReadAllTests {
     for (document, text) in zip(documents, expected) {
       #expect(document == (try DocumentReader.read(Array(text.utf8))), "\(name)")
     }
+  }
+
+  /// Any collection of bytes reads as the array does: `Data`, a slice of it after a byte
+  /// order mark, and a collection with no contiguous storage.
+  @Test(arguments: files.indices)
+  func anyCollectionOfBytesReadsAsTheArray(_ index: Int) throws {
+    let (name, file, _) = Self.files[index]
+    let bytes = Array(file.utf8)
+    let expected = try DocumentReader.readAll(bytes)
+    #expect(try DocumentReader.readAll(Data(bytes)) == expected, "\(name)")
+    #expect(try DocumentReader.readAll(Data([0xEF, 0xBB, 0xBF] + bytes).dropFirst(3)) == expected)
+    #expect(try DocumentReader.readAll(bytes.lazy.map { $0 }) == expected, "\(name)")
   }
 
   /// Folded, the documents of a file are one subscriber's: the lines above give its transaction,
