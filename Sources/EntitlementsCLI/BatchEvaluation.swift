@@ -27,8 +27,8 @@ import Synchronization
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
 /// and the stream goes on. Memory holds three buffers of about a batch each (one evaluated,
-/// one read into, one done and kept for the next), or of the longest line, whatever the
-/// input's length.
+/// one read into, one done and kept for the next), whatever the input's length; a line longer
+/// than a batch takes up to about twice its length, and that buffer is freed, not kept.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -174,8 +174,8 @@ struct BatchEvaluation: Sendable {
     }
 
     /// Gives back the bytes of a batch that is done, to be read into again; a buffer grown
-    /// past two batches by a long line is freed instead, so that one long line does not hold
-    /// its memory for the rest of the input.
+    /// past two batches and a read by a long line is freed instead, so that one long line does
+    /// not hold its memory for the rest of the input.
     mutating func recycle(_ bytes: consuming [UInt8]) {
       if bytes.count <= 2 * batchBytes + readSize { spare = bytes }
     }
@@ -228,13 +228,15 @@ struct BatchEvaluation: Sendable {
   ///
   /// A pipeline of three stages: while `jobs` threads evaluate one batch, this thread writes
   /// the output of the batch before it and reads the batch after it, so that reading and
-  /// writing overlap the evaluation (memory: three buffers of about a batch each).
+  /// writing overlap the evaluation (memory: three buffers of about a batch each, see the
+  /// type).
   ///
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
   func run(
     jobs: Int, read: Read, write: ([UInt8]) -> Void, progress: (Int) -> Void = { _ in }
   ) rethrows -> Int {
+    precondition(readSize > 0, "reads of \(readSize) bytes")
     var batcher = Batcher(batchBytes: batchBytes, readSize: readSize)
     var failed = 0
     var done = 0

@@ -398,7 +398,7 @@ struct EvaluateCommandTests {
   /// Input read from a pipe, a little at a time (reads of 16 bytes, and what a pipe gives),
   /// in batches of any size, with a blank line among the lines and no newline after the
   /// last: the same output as one read of the whole input.
-  @Test(arguments: [(16, 64), (16, 4096), (1 << 20, 64), (1 << 20, 1 << 30)])
+  @Test(arguments: [(16, 64), (16, 512), (16, 4096), (1 << 20, 64), (1 << 20, 1 << 30)])
   func pipedInputInManyBatchesGivesTheSameOutput(readSize: Int, batchBytes: Int) throws {
     let lines = (0..<80).map { $0 == 40 ? "  " : Self.line($0) }
     let input = Array(lines.joined(separator: "\n").utf8)
@@ -434,8 +434,9 @@ struct EvaluateCommandTests {
   }
 
   /// The buffer of a batch that is done is read into again, not copied or allocated anew: the
-  /// batch after next holds the same storage (the command reads gigabytes through a few
-  /// buffers). A buffer grown past two batches by a long line is not kept.
+  /// second batch read after it is given back (the fourth) holds the same storage (the command
+  /// reads gigabytes through a few buffers). A buffer grown past two batches and a read by a
+  /// long line is not kept.
   @Test func aBufferGivenBackIsReadIntoAgain() throws {
     let input = Array(((0..<64).map(Self.line).joined(separator: "\n") + "\n").utf8)
     var offset = 0
@@ -455,6 +456,7 @@ struct EvaluateCommandTests {
     // The first batch is done: its buffer is given back, and nothing else holds it.
     batcher.recycle(try #require(batches[0]).bytes)
     batches[0] = nil
+    #expect(storage(batcher.spare) == firstStorage)
     for _ in 0..<2 { batches.append(try batcher.next(read)) }
     let fourth = try #require(batches[3])
     #expect(storage(fourth.bytes) == firstStorage)
@@ -467,7 +469,7 @@ struct EvaluateCommandTests {
 
     var long = BatchEvaluation.Batcher(batchBytes: 8, readSize: 4)
     long.recycle(Array(repeating: 0, count: 2 * 8 + 4 + 1))
-    #expect(long.spare.isEmpty, "a buffer grown past two batches kept")
+    #expect(long.spare.isEmpty, "a buffer grown past two batches and a read kept")
     long.recycle(Array(repeating: 0, count: 2 * 8 + 4))
     #expect(long.spare.count == 2 * 8 + 4)
   }

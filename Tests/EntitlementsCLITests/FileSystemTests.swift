@@ -65,7 +65,9 @@ struct FileSystemTests {
     try pipe.fileHandleForWriting.write(contentsOf: bytes)
     try pipe.fileHandleForWriting.close()
     let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
-    #expect(Array(try FileSystem.mapped(path)) == bytes)
+    let read = try FileSystem.mapped(path)
+    withExtendedLifetime(pipe) {}
+    #expect(Array(read) == bytes)
   }
 
   struct Refusal: CustomTestStringConvertible, Sendable {
