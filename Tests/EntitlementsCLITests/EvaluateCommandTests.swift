@@ -266,24 +266,15 @@ struct EvaluateCommandTests {
   /// and the failure is reported; the unfinished line after them is not a line.
   @Test(arguments: [(1 << 30, 1), (64, 3)])
   func linesReadBeforeAFailureAreAnswered(batch: Int, jobs: Int) throws {
-    struct Broken: Error {}
     let input = Array(((0..<10).map(Self.line).joined(separator: "\n") + "\n").utf8)
     let failAt = input.count - 30  // inside the last line
     var evaluation = BatchEvaluation(
       evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
     evaluation.batchBytes = batch
-    var offset = 0
     var written: [UInt8] = []
-    #expect(throws: Broken.self) {
+    #expect(throws: ReadFailure.self) {
       _ = try evaluation.run(
-        jobs: jobs,
-        read: { buffer in
-          guard offset < failAt else { throw Broken() }
-          let count = min(40, failAt - offset, buffer.count)
-          _ = buffer.update(fromContentsOf: input[offset..<offset + count])
-          offset += count
-          return count
-        },
+        jobs: jobs, read: Self.reader(of: input, chunk: 40, failingAt: failAt),
         write: { written += $0 })
     }
     let lines = written.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
@@ -327,6 +318,24 @@ struct EvaluateCommandTests {
     if !notContaining.isEmpty { #expect(!error.contains(notContaining), "\(error)") }
   }
 
+  /// A read that stops at `failAt`: what comes after it cannot be read.
+  struct ReadFailure: Error {}
+
+  /// A reader of `input` for ``BatchEvaluation/run(jobs:read:write:progress:)``: each read
+  /// gives the next bytes, at most `chunk`; a read at `failAt` throws ``ReadFailure``.
+  static func reader(of input: [UInt8], chunk: Int = .max, failingAt failAt: Int? = nil)
+    -> BatchEvaluation.Read
+  {
+    var offset = 0
+    return { buffer in
+      if let failAt, offset >= failAt { throw ReadFailure() }
+      let count = min(chunk, (failAt ?? input.count) - offset, buffer.count)
+      _ = buffer.update(fromContentsOf: input[offset..<offset + count])
+      offset += count
+      return count
+    }
+  }
+
   /// The most bytes one read of the command asks for.
   static var readSize: Int {
     BatchEvaluation(evaluator: Evaluator(), at: Instant(millisecondsSince1970: 0)).readSize
@@ -366,28 +375,21 @@ struct EvaluateCommandTests {
   @Test(arguments: [(1, 1), (7, 64), (4096, 1 << 20)])
   func chunksAndBatchesDoNotChangeTheOutput(chunk: Int, batch: Int) throws {
     let input = Array(((0..<40).map(Self.line).joined(separator: "\n") + "\n").utf8)
-    func output(chunk: Int, batchBytes: Int, jobs: Int) -> ([UInt8], Int, [Int]) {
+    func output(chunk: Int, batchBytes: Int, jobs: Int) throws -> ([UInt8], Int, [Int]) {
       var evaluation = BatchEvaluation(
         evaluator: Evaluator(catalog: .empty),
         at: Instant(
           millisecondsSince1970: 1_750_000_000_000))
       evaluation.batchBytes = batchBytes
-      var offset = 0
       var written: [UInt8] = []
       var progress: [Int] = []
-      let failed = evaluation.run(
-        jobs: jobs,
-        read: { buffer in
-          let count = min(chunk, input.count - offset, buffer.count)
-          _ = buffer.update(fromContentsOf: input[offset..<offset + count])
-          offset += count
-          return count
-        },
+      let failed = try evaluation.run(
+        jobs: jobs, read: Self.reader(of: input, chunk: chunk),
         write: { written += $0 }, progress: { progress.append($0) })
       return (written, failed, progress)
     }
-    let whole = output(chunk: input.count, batchBytes: 1 << 30, jobs: 1)
-    let cut = output(chunk: chunk, batchBytes: batch, jobs: 3)
+    let whole = try output(chunk: input.count, batchBytes: 1 << 30, jobs: 1)
+    let cut = try output(chunk: chunk, batchBytes: batch, jobs: 3)
     #expect(cut.0 == whole.0)
     #expect(cut.1 == 0)
     #expect(whole.0.filter { $0 == 0x0A }.count == 40)
@@ -412,14 +414,8 @@ struct EvaluateCommandTests {
       _ = try evaluation.run(jobs: 3, read: read, write: { written += $0 })
       return written
     }
-    var offset = 0
     let whole = try output(
-      { buffer in
-        let count = min(input.count - offset, buffer.count)
-        _ = buffer.update(fromContentsOf: input[offset..<offset + count])
-        offset += count
-        return count
-      }, readSize: input.count, batchBytes: 1 << 30)
+      Self.reader(of: input), readSize: input.count, batchBytes: 1 << 30)
     #expect(whole.filter { $0 == 0x0A }.count == 79)
     // The whole input fits a pipe's buffer (64 KB): written, and the writing end closed,
     // first, with no thread.
@@ -439,13 +435,7 @@ struct EvaluateCommandTests {
   /// long line is not kept.
   @Test func aBufferGivenBackIsReadIntoAgain() throws {
     let input = Array(((0..<64).map(Self.line).joined(separator: "\n") + "\n").utf8)
-    var offset = 0
-    let read: BatchEvaluation.Read = { buffer in
-      let count = min(input.count - offset, buffer.count)
-      _ = buffer.update(fromContentsOf: input[offset..<offset + count])
-      offset += count
-      return count
-    }
+    let read = Self.reader(of: input)
     func storage(_ bytes: [UInt8]) -> UInt {
       bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }

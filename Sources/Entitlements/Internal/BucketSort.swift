@@ -7,8 +7,8 @@ extension Array where Element == UInt64 {
   /// A history's purchase instants (above each entry's index, so that keys are distinct)
   /// spread so: a shuffled history of 1 000 entries leaves one or two keys per bucket, and is
   /// sorted in three passes over the keys (their range, the count of each bucket, the dealing)
-  /// and two over the buckets (their starts, then each one's sort). Keys that crowd into a few buckets cost no more than a
-  /// comparison sort of each bucket: O(n log n) at worst.
+  /// and two over the buckets (their starts, then each one's sort). Keys that crowd into a few
+  /// buckets cost no more than a comparison sort of each bucket: O(n log n) at worst.
   ///
   /// ```swift
   /// var keys: [UInt64] = [300, 2, 70_000, 2]
