@@ -223,13 +223,13 @@ struct FastDocumentReaderTests {
         """
     }
     let buffer = Array(documents.joined(separator: ", ").utf8)
-    var lent = FastDocumentReader.Lent()
+    var reader = FastDocumentReader()
     var start = 0
     var read: [AppStoreDocument] = []
     try buffer.withUnsafeBufferPointer { buffer in
       for document in documents {
         let end = try #require(
-          FastDocumentReader.read(buffer, objectAt: start, lent: &lent) { read.append($0) })
+          FastDocumentReader.read(buffer, objectAt: start, reusing: &reader) { read.append($0) })
         #expect(end == start + document.utf8.count)
         start = end + 2
       }
@@ -276,6 +276,46 @@ struct FastDocumentReaderTests {
     }
     #expect(Self.shareStorage(a.productID, b.productID))
     #expect(Self.shareStorage(a.originalTransactionID, b.originalTransactionID))
+  }
+
+  /// A reader reused for the next document forgets where the ids of the one before were: the
+  /// same bytes in another buffer, with other ids at the same places (or a shorter buffer), are
+  /// read from their own bytes.
+  @Test(arguments: [
+    ("com.example.product.b", "1000000000000002"),
+    ("com.example.product.a", "1000000000000002"),
+    ("com.example.product.b", "1000000000000001"),
+  ])
+  func aReusedReaderReadsEachBufferOnItsOwn(product: String, original: String) throws {
+    func response(_ product: String, _ original: String, entries: Int) -> String {
+      let entry = """
+        {"product_id": "\(product)", "transaction_id": "2000000000000001", \
+        "original_transaction_id": "\(original)", "purchase_date_ms": "1000"}
+        """
+      return """
+        {"status": 0, "latest_receipt_info": [\(Array(repeating: entry, count: entries)
+          .joined(separator: ", "))]}
+        """
+    }
+    var memo = DocumentReader.Memo()
+    var first = SubscriberRecord()
+    let firstBytes = Array(response("com.example.product.a", "1000000000000001", entries: 3).utf8)
+    _ = try firstBytes.withUnsafeBufferPointer { buffer in
+      try #require(DocumentReader.fold(buffer, objectAt: 0, into: &first, memo: &memo))
+    }
+    for entries in [3, 1] {
+      let text = response(product, original, entries: entries)
+      var inPlace = SubscriberRecord()
+      _ = try Array(text.utf8).withUnsafeBufferPointer { buffer in
+        try #require(DocumentReader.fold(buffer, objectAt: 0, into: &inPlace, memo: &memo))
+      }
+      var alone = SubscriberRecord()
+      alone.fold(try DocumentReader.read(Array(text.utf8)))
+      #expect(inPlace == alone, "\(entries) entries after 3")
+      let entry = try #require(inPlace.history.entries.first)
+      #expect(entry.productID.rawValue == product)
+      #expect(entry.originalTransactionID.rawValue == original)
+    }
   }
 
   /// Renewal info names its subscription and products in the strings of the entries before

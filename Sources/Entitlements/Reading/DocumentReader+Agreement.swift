@@ -59,12 +59,12 @@ extension DocumentReader {
     guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
     let trailing = bytes.reversed().prefix { isWhitespace($0) }.count
     let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
-    var lent = FastDocumentReader.Lent()
+    var reader = FastDocumentReader()
     let read = line.withUnsafeBufferPointer { buffer in
       var document: AppStoreDocument?
       for _ in 0..<2 {
         document = nil
-        let end = FastDocumentReader.read(buffer, objectAt: 1 + leading, lent: &lent) {
+        let end = FastDocumentReader.read(buffer, objectAt: 1 + leading, reusing: &reader) {
           document = $0
         }
         guard let end, document != nil else { return (AppStoreDocument?.none, -1) }

@@ -78,20 +78,21 @@ public enum DocumentReader {
     memo: inout Memo
   ) -> (end: Int, refusal: ReadError?)? {
     var refusal: ReadError?
-    let end = FastDocumentReader.read(buffer, objectAt: start, lent: &memo.lent) { document in
+    let end = FastDocumentReader.read(buffer, objectAt: start, reusing: &memo.reader) {
+      document in
       if let error = statusError(of: document) {
         refusal = error
       } else {
-        record.fold(document)
+        record.fold(consume document)
       }
     }
     return end.map { ($0, refusal) }
   }
 
   /// What the byte-level reader carries from one document to the next
-  /// (``fold(_:objectAt:into:memo:)``).
+  /// (``fold(_:objectAt:into:memo:)``): the reader itself, with what it learnt and its buffers.
   package struct Memo {
-    var lent = FastDocumentReader.Lent()
+    var reader = FastDocumentReader()
 
     /// Nothing learnt yet: the state of a reader that has read no document.
     package init() {}

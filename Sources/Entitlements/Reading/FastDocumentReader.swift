@@ -27,10 +27,11 @@
 /// `+Documents` each kind of document, `+JWS` the payloads inside, `+Entries` the fields of
 /// entries and payloads, `+Keys` the known keys and their matching, `+Values` tokens and
 /// scalars. Members one file uses are private to it; those several use are internal only so that
-/// the reader can span files: outside them, only the `read` functions and ``Lent`` are for use.
+/// the reader can span files: outside them, only the `read` functions, ``init()`` and ``Lent`` are for use.
 struct FastDocumentReader {
-  /// The bytes read, and the index of the next one.
-  let bytes: UnsafeBufferPointer<UInt8>
+  /// The bytes read, and the index of the next one. The bytes change only when a reused
+  /// reader is given its next document (``read(_:objectAt:reusing:_:)``).
+  private(set) var bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   /// Whether the document must end where the bytes end (else other bytes may follow it: see
   /// ``read(_:objectAt:lent:_:)``).
@@ -110,23 +111,39 @@ struct FastDocumentReader {
   }
 
   /// Reads the regular JSON object that begins at `start` in `buffer` and is followed by other
-  /// bytes (a document inside a JSON Lines line), hands it to `body` where it was read, and
-  /// returns the index just past its closing brace; `nil` to leave it to the general reader.
-  /// `lent` carries the key order and ids learnt from one document to the next.
+  /// bytes (a document inside a JSON Lines line) with `reader`, hands it to `body` where it was
+  /// read, and returns the index just past its closing brace; `nil` to leave it to the general
+  /// reader. The same reader, passed from one document to the next, carries the key order and
+  /// ids learnt, and its buffers: it is made once, not once per document.
   static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, lent: inout Lent,
-    _ body: (AppStoreDocument) -> Void
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int,
+    reusing reader: inout FastDocumentReader, _ body: (consuming AppStoreDocument) -> Void
   ) -> Int? {
     precondition(start >= 0, "an object before the buffer")
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
-    var reader = FastDocumentReader(bytes: buffer)
-    reader.index = start
-    reader.endsWithBytes = false
-    guard let document = reader.withLent(&lent, { try? $0.document(.document) }) else {
-      return nil
-    }
+    reader.restart(buffer, at: start)
+    guard let document = try? reader.document(.document) else { return nil }
     body(document)
     return reader.index
+  }
+
+  /// A reader of no bytes, to be given a document by ``read(_:objectAt:reusing:_:)``.
+  init() {
+    self.init(bytes: UnsafeBufferPointer(start: nil, count: 0))
+  }
+
+  /// Makes this reader read the object at `start` of `buffer`, followed by other bytes, with
+  /// what it learnt before (``followers``, ``memo``) and its buffers. What refers to places in
+  /// the bytes read before (the ids shared within a document, the last JWS header) is
+  /// forgotten: `buffer` may be other bytes.
+  private mutating func restart(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) {
+    bytes = buffer
+    index = start
+    endsWithBytes = false
+    lastHeader = nil
+    for place in shared.indices { shared[place].count = -1 }
+    sharedLast = InlineArray(repeating: 0)
+    sharedNext = InlineArray(repeating: 0)
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast

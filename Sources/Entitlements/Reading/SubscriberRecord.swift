@@ -63,11 +63,25 @@ public struct SubscriberRecord: Hashable, Sendable {
     foldEvidence(of: document, from: timestamp)
   }
 
+  /// What folding the transaction as any `PurchaseDocument` does, without making an array of
+  /// its one entry: a page or a batch line holds one such document per transaction.
+  private mutating func fold(transaction document: consuming AppStoreTransaction) {
+    let timestamp = document.timestamp ?? .distantPast
+    foldEvidence(of: document, from: timestamp)
+    // Its entry is moved into the record, not copied: the document ends here.
+    if let entry = document.entry.take() {
+      reserve(1)
+      fold(entry, from: timestamp)
+    }
+  }
+
   /// Makes room for `count` more entries. Grown geometrically: reserving the exact count for
-  /// each one-entry document would copy every entry again at each fold.
+  /// each one-entry document would copy every entry again at each fold. Room for 16 at
+  /// least: a subscriber's documents one transaction each (a page, a line of `entitlements
+  /// evaluate`) would otherwise be copied at 1, 2, 4 and 8.
   private mutating func reserve(_ count: Int) {
     guard entries.capacity < entries.count + count else { return }
-    let capacity = max(entries.count + count, 2 * entries.capacity)
+    let capacity = max(entries.count + count, 2 * entries.capacity, 16)
     entries.reserveCapacity(capacity)
     entryTimestamps.reserveCapacity(capacity)
     if largestID == nil { positions.reserveCapacity(capacity) }
@@ -75,7 +89,7 @@ public struct SubscriberRecord: Hashable, Sendable {
 
   /// Folds one entry from a document of `timestamp`: kept when it is a new transaction or
   /// wins over the record kept (``precedes(_:_:_:_:)``).
-  private mutating func fold(_ entry: ReceiptEntry, from timestamp: Instant) {
+  private mutating func fold(_ entry: consuming ReceiptEntry, from timestamp: Instant) {
     if let largest = largestID {
       let number = entry.transactionNumber
       if number.isPlain, number.value > largest || entries.isEmpty {
@@ -146,12 +160,12 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// ```
   ///
   /// - Parameter document: A document from ``DocumentReader``.
-  public mutating func fold(_ document: AppStoreDocument) {
-    switch document {
+  public mutating func fold(_ document: consuming AppStoreDocument) {
+    switch consume document {
     case .verifyReceipt(let document): fold(document)
     case .notificationV1(let document): fold(document)
     case .notificationV2(let document): fold(document)
-    case .transaction(let document): fold(document)
+    case .transaction(let document): fold(transaction: document)
     case .renewal(let document): fold(document)
     case .transactionHistory(let document): fold(document)
     case .subscriptionStatuses(let document): fold(document)
