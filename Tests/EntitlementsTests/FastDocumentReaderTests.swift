@@ -278,6 +278,26 @@ struct FastDocumentReaderTests {
     #expect(Self.shareStorage(a.originalTransactionID, b.originalTransactionID))
   }
 
+  /// A transaction or renewal payload with a key that other kinds of document read is read as
+  /// the general reader reads it, whatever that key's value: the short reading of payloads
+  /// hands such a document to the whole-document reading.
+  @Test(
+    arguments: [
+      "status", "receipt", "latest_receipt_info", "latest_expired_receipt_info",
+      "signedPayload", "notificationType", "notification_type", "signedTransactions",
+      "notificationHistory", "data", "latest_receipt", "pending_renewal_info", "unified_receipt",
+      "subtype", "bundleId", "hasMore", "revision", "paginationToken", "environment",
+    ], [#"0"#, #""DID_RENEW""#, #"[]"#, #"{}"#, #"[{"original_transaction_id": "1"}]"#])
+  func aPayloadWithAKeyOfAnotherKindIsReadAsTheGeneralReaderReadsIt(key: String, value: String) {
+    for id in ["transactionId", "originalTransactionId"] {
+      let json = """
+        {"\(id)": "2000000000000001", "productId": "com.example.a", "\(key)": \(value), \
+        "purchaseDate": 1000}
+        """
+      #expect(Self.agree(Array(json.utf8)).agree, "\(json)")
+    }
+  }
+
   /// A reader reused for the next document forgets where the ids of the one before were: the
   /// same bytes in another buffer, with other ids at the same places (or a shorter buffer), are
   /// read from their own bytes.
