@@ -298,6 +298,29 @@ struct FastDocumentReaderTests {
     }
   }
 
+  /// A payload's environment, matched on its bytes for Apple's two usual spellings, is the one
+  /// the general reader names for every spelling.
+  @Test(arguments: [
+    (#""Production""#, StoreEnvironment.production), (#""Sandbox""#, .sandbox),
+    (#""Xcode""#, .xcode), (#""LocalTesting""#, .localTesting), (#""PROD""#, .production),
+    (#""sandbox""#, .sandbox), (#""Productio""#, nil), (#""Sandboxes""#, nil),
+    (#""Prod\u0075ction""#, .production), (#"5"#, nil),
+  ])
+  func aPayloadsEnvironmentIsNamedAsTheGeneralReaderNamesIt(
+    value: String, environment: StoreEnvironment?
+  ) throws {
+    let json = """
+      {"transactionId": "2000000000000001", "productId": "com.example.a", \
+      "environment": \(value), "purchaseDate": 1000}
+      """
+    #expect(Self.agree(Array(json.utf8)).agree)
+    if case .transaction(let transaction) = try DocumentReader.read(Array(json.utf8)) {
+      #expect(transaction.environment == environment)
+    } else {
+      Issue.record("not a transaction: \(json)")
+    }
+  }
+
   /// A reader reused for the next document forgets where the ids of the one before were: the
   /// same bytes in another buffer, with other ids at the same places (or a shorter buffer), are
   /// read from their own bytes.

@@ -22,30 +22,30 @@ extension FastDocumentReader {
     return try document(context)
   }
 
-  /// A transaction or renewal info payload: ``document(_:)`` for these two kinds only, with
-  /// none of the other kinds' state to carry.
+  /// A transaction or renewal info payload: ``anyDocument(_:)`` for these two kinds only,
+  /// with none of the other kinds' state to carry.
   ///
   /// In a signed field (not `alone`), a key of another kind of document gives up, as
-  /// ``document(_:)`` does at `.signedField`. Alone (a whole document, or a bare JWS's payload),
-  /// the first key that ``document(_:)`` reads for another kind returns `nil`, for
-  /// ``document(_:)`` to read the document again from its start: each key before it was read
-  /// as ``document(_:)`` reads it, so the answer is the same either way.
+  /// ``anyDocument(_:)`` does at `.signedField`. Alone (a whole document, or a bare JWS's
+  /// payload), the first key that ``anyDocument(_:)`` reads for another kind returns `nil`,
+  /// for ``anyDocument(_:)`` to read the document again from its start: each key before it
+  /// was read as ``anyDocument(_:)`` reads it, so the answer is the same either way.
   private mutating func payload(alone: Bool) throws(GiveUp) -> AppStoreDocument? {
     var seen = KeySet()
-    var environment: String?
+    var environment: StoreEnvironment?
     var payload = PayloadFields()
     var otherKind = false
     do {
       try object { reader, key throws(GiveUp) in
         try seen.insert(key)
         switch key {
-        case .environment: environment = try reader.string()
+        case .environment: environment = try reader.environmentName()
         case .status, .receipt, .latest_receipt_info, .latest_expired_receipt_info, .signedPayload,
           .notificationType, .notification_type, .signedTransactions, .notificationHistory, .data:
           otherKind = true
           throw GiveUp()
         case .latest_receipt, .pending_renewal_info, .unified_receipt, .subtype:
-          // Read by ``document(_:)`` for the other kinds only (which may give up on their
+          // Read by ``anyDocument(_:)`` for the other kinds only (which may give up on their
           // values): in a signed field, skipped. Keys it only skips are skipped here too.
           if alone {
             otherKind = true
@@ -65,30 +65,33 @@ extension FastDocumentReader {
       guard index == bytes.count else { throw GiveUp() }
     }
     let timestamp = payload.signedDate.map(Instant.init(millisecondsSince1970:))
-    let environmentRead = environment.flatMap(StoreEnvironment.init(appleName:))
     if seen.contains(.transactionId) {
       return .transaction(
         AppStoreTransaction(
-          entry: try payload.entry(), type: payload.type, environment: environmentRead,
+          entry: try payload.entry(), type: payload.type, environment: environment,
           timestamp: timestamp, diagnostics: []))
     }
     guard seen.contains(.originalTransactionId) else { throw GiveUp() }
     return .renewal(
       AppStoreRenewalInfo(
-        info: try payload.renewalInfo(), environment: environmentRead, timestamp: timestamp,
+        info: try payload.renewalInfo(), environment: environment, timestamp: timestamp,
         diagnostics: []))
   }
 
-  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
+  /// A JSON document at `context`. A transaction or a renewal info, the documents of most
+  /// lines of `entitlements evaluate`, is read without the other kinds' state (a tenth of the
+  /// time of its reading); any other kind from its start by ``anyDocument(_:)``.
   mutating func document(_ context: Context) throws(GiveUp) -> AppStoreDocument {
-    // A transaction or a renewal info, the documents of most lines of `entitlements
-    // evaluate`, is read without the other kinds' state (a tenth of the time of its reading);
-    // any other kind, from its start, as follows.
     if context == .document || context == .unwrapped {
       let start = index
       if let payload = try payload(alone: true) { return payload }
       index = start
     }
+    return try anyDocument(context)
+  }
+
+  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
+  private mutating func anyDocument(_ context: Context) throws(GiveUp) -> AppStoreDocument {
     // Pages and notifications are read only where the general reader reads them.
     let isPayload = context == .signedField
     let anyKind = context == .document || context == .unwrapped

@@ -361,6 +361,16 @@ extension FastDocumentReader {
     return try string()
   }
 
+  /// `environment` of a decoded payload: the App Store Server API's two usual spellings
+  /// matched on bytes (no `String` made for them), any other read as a string and named as
+  /// ``StoreEnvironment/init(appleName:)`` names it (`nil` for a name it does not know).
+  mutating func environmentName() throws(GiveUp) -> StoreEnvironment? {
+    skipWhitespace()
+    if literal("\"Production\"") { return .production }
+    if literal("\"Sandbox\"") { return .sandbox }
+    return StoreEnvironment(appleName: try string())
+  }
+
   /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
   private mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
     var value: Int64 = 0
