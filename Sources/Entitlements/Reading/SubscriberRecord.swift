@@ -76,12 +76,10 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// Makes room for `count` more entries. Grown geometrically: reserving the exact count for
-  /// each one-entry document would copy every entry again at each fold. Room for 16 at
-  /// least: a subscriber's documents one transaction each (a page, a line of `entitlements
-  /// evaluate`) would otherwise be copied at 1, 2, 4 and 8.
+  /// each one-entry document would copy every entry again at each fold.
   private mutating func reserve(_ count: Int) {
     guard entries.capacity < entries.count + count else { return }
-    let capacity = max(entries.count + count, 2 * entries.capacity, 16)
+    let capacity = max(entries.count + count, 2 * entries.capacity)
     entries.reserveCapacity(capacity)
     entryTimestamps.reserveCapacity(capacity)
     if largestID == nil { positions.reserveCapacity(capacity) }
