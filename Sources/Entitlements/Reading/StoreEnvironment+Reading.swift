@@ -11,17 +11,6 @@ extension StoreEnvironment {
   ///
   /// - Parameter appleName: The value of an `environment` or `receipt_type` field.
   public init?(appleName: String) {
-    // The App Store Server API's two spellings, in nearly every document, are compared as
-    // they are (short strings compare as two words) rather than lowercased into a new string.
-    switch appleName {
-    case "Production":
-      self = .production
-      return
-    case "Sandbox":
-      self = .sandbox
-      return
-    default: break
-    }
     switch appleName.lowercased() {
     case "production", "prod", "productionvpp": self = .production
     case "sandbox", "productionsandbox", "productionvppsandbox": self = .sandbox
