@@ -278,28 +278,54 @@ struct FastDocumentReaderTests {
     #expect(Self.shareStorage(a.originalTransactionID, b.originalTransactionID))
   }
 
-  /// A transaction or renewal payload with a key that other kinds of document read is read as
-  /// the general reader reads it, whatever that key's value: the short reading of payloads
-  /// hands such a document to the whole-document reading.
+  /// The keys that the reading of every kind (`anyDocument`) reads for other kinds than
+  /// payloads: each makes the short reading of payloads hand the document over.
+  static let keysOfOtherKinds: Set<String> = [
+    "status", "receipt", "latest_receipt_info", "latest_expired_receipt_info", "signedPayload",
+    "notificationType", "notification_type", "signedTransactions", "notificationHistory", "data",
+    "latest_receipt", "pending_renewal_info", "unified_receipt", "subtype",
+  ]
+
+  /// A transaction or renewal payload with a key of another kind of document is handed by the
+  /// short reading of payloads to the reading of every kind, which then reads it from its
+  /// start; with any other key it is read short. Either way the answer is the reading of every
+  /// kind's, and the general reader's, whatever the key's value.
   @Test(
-    arguments: [
-      "status", "receipt", "latest_receipt_info", "latest_expired_receipt_info",
-      "signedPayload", "notificationType", "notification_type", "signedTransactions",
-      "notificationHistory", "data", "latest_receipt", "pending_renewal_info", "unified_receipt",
-      "subtype", "bundleId", "hasMore", "revision", "paginationToken", "environment",
-    ], [#"0"#, #""DID_RENEW""#, #"[]"#, #"{}"#, #"[{"original_transaction_id": "1"}]"#])
-  func aPayloadWithAKeyOfAnotherKindIsReadAsTheGeneralReaderReadsIt(key: String, value: String) {
+    arguments: Array(keysOfOtherKinds) + ["bundleId", "hasMore", "revision", "paginationToken"],
+    [#"0"#, #""DID_RENEW""#, #"[]"#, #"{}"#, #"[{"original_transaction_id": "1"}]"#])
+  func aPayloadWithAKeyOfAnotherKindIsReadByTheReadingOfEveryKind(key: String, value: String) {
     for id in ["transactionId", "originalTransactionId"] {
       let json = """
         {"\(id)": "2000000000000001", "productId": "com.example.a", "\(key)": \(value), \
         "purchaseDate": 1000}
         """
-      #expect(Self.agree(Array(json.utf8)).agree, "\(json)")
+      let bytes = Array(json.utf8)
+      let (short, entry, every) = bytes.withUnsafeBufferPointer { buffer in
+        var reader = FastDocumentReader(bytes: buffer)
+        let short: String
+        do throws(FastDocumentReader.GiveUp) {
+          _ = try reader.transactionOrRenewal(alone: true)
+          short = "read"
+        } catch {
+          short = error.otherKind ? "handed over" : "gave up"
+        }
+        var entry = FastDocumentReader(bytes: buffer)
+        var every = FastDocumentReader(bytes: buffer)
+        return (short, try? entry.document(.document), try? every.anyDocument(.document))
+      }
+      #expect(short == (Self.keysOfOtherKinds.contains(key) ? "handed over" : "read"), "\(json)")
+      switch (entry, every) {
+      case (nil, nil): break
+      case (let entry?, let every?): #expect(DocumentReader.isSame(entry, every), "\(json)")
+      default: Issue.record("one reading gives up, the other does not: \(json)")
+      }
+      #expect(Self.agree(bytes).agree, "\(json)")
     }
   }
 
   /// A payload's environment, matched on its bytes for Apple's two usual spellings, is the one
-  /// the general reader names for every spelling.
+  /// the general reader names for every spelling: in a transaction, in a renewal info, in a
+  /// bare JWS and in a signed field of a page.
   @Test(arguments: [
     (#""Production""#, StoreEnvironment.production), (#""Sandbox""#, .sandbox),
     (#""Xcode""#, .xcode), (#""LocalTesting""#, .localTesting), (#""PROD""#, .production),
@@ -309,55 +335,87 @@ struct FastDocumentReaderTests {
   func aPayloadsEnvironmentIsNamedAsTheGeneralReaderNamesIt(
     value: String, environment: StoreEnvironment?
   ) throws {
-    let json = """
+    let transaction = """
       {"transactionId": "2000000000000001", "productId": "com.example.a", \
       "environment": \(value), "purchaseDate": 1000}
       """
-    #expect(Self.agree(Array(json.utf8)).agree)
-    if case .transaction(let transaction) = try DocumentReader.read(Array(json.utf8)) {
-      #expect(transaction.environment == environment)
-    } else {
-      Issue.record("not a transaction: \(json)")
+    let renewal = """
+      {"originalTransactionId": "2000000000000001", "environment": \(value), \
+      "autoRenewStatus": 1}
+      """
+    let page = #"{"signedTransactions": ["\#(Self.jws(transaction))"], "hasMore": false}"#
+    for document in [transaction, renewal, Self.jws(transaction), page] {
+      #expect(Self.agree(Array(document.utf8)).agree, "\(document)")
+      let named: StoreEnvironment?? =
+        switch try DocumentReader.read(Array(document.utf8)) {
+        case .transaction(let read): read.environment
+        case .renewal(let read): read.environment
+        case .transactionHistory(let read): read.transactions.first?.environment
+        default: .none
+        }
+      #expect(named == .some(environment), "\(document)")
     }
   }
 
   /// A reader reused for the next document forgets where the ids of the one before were: the
-  /// same bytes in another buffer, with other ids at the same places (or a shorter buffer), are
-  /// read from their own bytes.
+  /// same bytes in another buffer, with other ids at the same places, are read from their own
+  /// bytes, and a shorter buffer, which ends before the places of the ids read last, too.
   @Test(arguments: [
     ("com.example.product.b", "1000000000000002"),
     ("com.example.product.a", "1000000000000002"),
     ("com.example.product.b", "1000000000000001"),
   ])
   func aReusedReaderReadsEachBufferOnItsOwn(product: String, original: String) throws {
-    func response(_ product: String, _ original: String, entries: Int) -> String {
-      let entry = """
+    func response(_ products: [String], _ original: String) -> String {
+      let entries = products.map { product in
+        """
         {"product_id": "\(product)", "transaction_id": "2000000000000001", \
         "original_transaction_id": "\(original)", "purchase_date_ms": "1000"}
         """
-      return """
-        {"status": 0, "latest_receipt_info": [\(Array(repeating: entry, count: entries)
-          .joined(separator: ", "))]}
-        """
+      }
+      return #"{"status": 0, "latest_receipt_info": [\#(entries.joined(separator: ", "))]}"#
     }
     var memo = DocumentReader.Memo()
     var first = SubscriberRecord()
-    let firstBytes = Array(response("com.example.product.a", "1000000000000001", entries: 3).utf8)
+    let products = ["a", "c", "d"].map { "com.example.product.\($0)" }
+    let firstBytes = Array(response(products, "1000000000000001").utf8)
     _ = try firstBytes.withUnsafeBufferPointer { buffer in
       try #require(DocumentReader.fold(buffer, objectAt: 0, into: &first, memo: &memo))
     }
-    for entries in [3, 1] {
-      let text = response(product, original, entries: entries)
+    for count in [1, 3] {
+      let text = response(Array(repeating: product, count: count), original)
       var inPlace = SubscriberRecord()
       _ = try Array(text.utf8).withUnsafeBufferPointer { buffer in
         try #require(DocumentReader.fold(buffer, objectAt: 0, into: &inPlace, memo: &memo))
       }
       var alone = SubscriberRecord()
       alone.fold(try DocumentReader.read(Array(text.utf8)))
-      #expect(inPlace == alone, "\(entries) entries after 3")
+      #expect(inPlace == alone, "\(count) entries")
       let entry = try #require(inPlace.history.entries.first)
       #expect(entry.productID.rawValue == product)
       #expect(entry.originalTransactionID.rawValue == original)
+    }
+  }
+
+  /// A reader reused for the next document forgets where the last JWS header was: a page whose
+  /// header lies far into a long buffer, then a page in a short buffer, are each read as alone.
+  @Test func aReusedReaderForgetsWhereTheLastHeaderWas() throws {
+    let short = #"{"transactionId": "1", "productId": "p", "purchaseDate": 1}"#
+    let pages = [Self.transactionPayload, short].map {
+      #"{"signedTransactions": ["\#(Self.jws($0))"], "hasMore": false}"#
+    }
+    let long = Array(String(repeating: " ", count: 4_096).utf8) + Array(pages[0].utf8)
+    let buffers = [(long, 4_096), (Array(pages[1].utf8), 0)]
+    var memo = DocumentReader.Memo()
+    for ((bytes, start), page) in zip(buffers, pages) {
+      var inPlace = SubscriberRecord()
+      let folded = bytes.withUnsafeBufferPointer { buffer in
+        DocumentReader.fold(buffer, objectAt: start, into: &inPlace, memo: &memo)
+      }
+      #expect(folded?.end == bytes.count)
+      var alone = SubscriberRecord()
+      alone.fold(try DocumentReader.read(Array(page.utf8)))
+      #expect(inPlace == alone)
     }
   }
 

@@ -78,14 +78,14 @@ public enum DocumentReader {
     memo: inout Memo
   ) -> (end: Int, refusal: ReadError?)? {
     var refusal: ReadError?
-    let end = FastDocumentReader.read(buffer, objectAt: start, reusing: &memo.reader) {
-      document in
+    func foldOrRefuse(_ document: consuming AppStoreDocument) {
       if let error = statusError(of: document) {
         refusal = error
       } else {
         record.fold(consume document)
       }
     }
+    let end = FastDocumentReader.read(buffer, objectAt: start, reusing: &memo.reader, foldOrRefuse)
     return end.map { ($0, refusal) }
   }
 

@@ -18,47 +18,39 @@ extension FastDocumentReader {
     {
       return try bareJWS()
     }
-    if context == .signedField, let payload = try payload(alone: false) { return payload }
-    return try document(context)
+    return context == .signedField
+      ? try transactionOrRenewal(alone: false) : try document(context)
   }
 
-  /// A transaction or renewal info payload: ``anyDocument(_:)`` for these two kinds only,
+  /// A transaction or renewal info payload: what ``anyDocument(_:)`` reads of these two kinds,
   /// with none of the other kinds' state to carry.
   ///
-  /// In a signed field (not `alone`), a key of another kind of document gives up, as
-  /// ``anyDocument(_:)`` does at `.signedField`. Alone (a whole document, or a bare JWS's
-  /// payload), the first key that ``anyDocument(_:)`` reads for another kind returns `nil`,
-  /// for ``anyDocument(_:)`` to read the document again from its start: each key before it
-  /// was read as ``anyDocument(_:)`` reads it, so the answer is the same either way.
-  private mutating func payload(alone: Bool) throws(GiveUp) -> AppStoreDocument? {
+  /// In a signed field (not `alone`: the payload of `signedTransactionInfo`,
+  /// `signedRenewalInfo` or `signedTransactions[]`), only these two kinds are read: a key of
+  /// another kind gives up, and keys that only other kinds read are skipped. Alone (a whole
+  /// document, or a bare JWS's payload), the first key that ``anyDocument(_:)`` reads for
+  /// another kind throws ``GiveUp/otherKind``, for ``document(_:)`` to read the document again
+  /// from its start with ``anyDocument(_:)``: every key before it was read as that reads it,
+  /// so the answer is the same either way. Internal for the tests, which compare the two.
+  mutating func transactionOrRenewal(alone: Bool) throws(GiveUp) -> AppStoreDocument {
     var seen = KeySet()
     var environment: StoreEnvironment?
     var payload = PayloadFields()
-    var otherKind = false
-    do {
-      try object { reader, key throws(GiveUp) in
-        try seen.insert(key)
-        switch key {
-        case .environment: environment = try reader.environmentName()
-        case .status, .receipt, .latest_receipt_info, .latest_expired_receipt_info, .signedPayload,
-          .notificationType, .notification_type, .signedTransactions, .notificationHistory, .data:
-          otherKind = true
-          throw GiveUp()
-        case .latest_receipt, .pending_renewal_info, .unified_receipt, .subtype:
-          // Read by ``anyDocument(_:)`` for the other kinds only (which may give up on their
-          // values): in a signed field, skipped. Keys it only skips are skipped here too.
-          if alone {
-            otherKind = true
-            throw GiveUp()
-          }
-          try reader.skipValue(depth: 1)
-        default:
-          if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
-        }
+    try object { reader, key throws(GiveUp) in
+      try seen.insert(key)
+      switch key {
+      case .environment: environment = try reader.storeEnvironment()
+      case .status, .receipt, .latest_receipt_info, .latest_expired_receipt_info, .signedPayload,
+        .notificationType, .notification_type, .signedTransactions, .notificationHistory, .data:
+        throw GiveUp(otherKind: true)
+      case .latest_receipt, .pending_renewal_info, .unified_receipt, .subtype:
+        // Read by ``anyDocument(_:)`` for the other kinds only (it may give up on their
+        // values): in a signed field, skipped. Keys it only skips are skipped here too.
+        if alone { throw GiveUp(otherKind: true) }
+        try reader.skipValue(depth: 1)
+      default:
+        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
       }
-    } catch {
-      if alone && otherKind { return nil }
-      throw error
     }
     if endsWithBytes {
       skipWhitespace()
@@ -78,22 +70,30 @@ extension FastDocumentReader {
         diagnostics: []))
   }
 
-  /// A JSON document at `context`. A transaction or a renewal info, the documents of most
-  /// lines of `entitlements evaluate`, is read without the other kinds' state (a tenth of the
-  /// time of its reading); any other kind from its start by ``anyDocument(_:)``.
+  /// A JSON document at `context` (`.document`, `.unwrapped` or `.notification`). At
+  /// `.document` and `.unwrapped`, a transaction or a renewal info, the documents of most
+  /// lines of `entitlements evaluate`, is read by ``transactionOrRenewal(alone:)``, without the
+  /// other kinds' state (a tenth of the time of its reading); a document of any other kind, by
+  /// ``anyDocument(_:)`` from its start.
   mutating func document(_ context: Context) throws(GiveUp) -> AppStoreDocument {
     if context == .document || context == .unwrapped {
       let start = index
-      if let payload = try payload(alone: true) { return payload }
+      do throws(GiveUp) {
+        return try transactionOrRenewal(alone: true)
+      } catch {
+        guard error.otherKind else { throw error }
+      }
       index = start
     }
     return try anyDocument(context)
   }
 
-  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end.
-  private mutating func anyDocument(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+  /// Every top-level key of every schema, read in one pass; the kind is chosen at the end. Not
+  /// at `.signedField`, whose payloads ``transactionOrRenewal(alone:)`` reads. Internal for
+  /// the tests.
+  mutating func anyDocument(_ context: Context) throws(GiveUp) -> AppStoreDocument {
+    assert(context != .signedField, "a signed field's payload is read as a payload")
     // Pages and notifications are read only where the general reader reads them.
-    let isPayload = context == .signedField
     let anyKind = context == .document || context == .unwrapped
     var seen = KeySet()
     var environment: String?
@@ -148,7 +148,6 @@ extension FastDocumentReader {
       case .notification_type, .notificationType: notificationType = try reader.string()
       case .subtype: subtype = try reader.string()
       case .data:
-        guard !isPayload else { throw GiveUp() }
         reader.skipWhitespace()
         if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "[") {
           guard anyKind else { throw GiveUp() }
@@ -188,7 +187,7 @@ extension FastDocumentReader {
 
     if let unwrapped { return unwrapped }
     if seen.contains(.notificationType) {
-      guard !isPayload, !seen.contains(.notification_type) else { throw GiveUp() }
+      guard !seen.contains(.notification_type) else { throw GiveUp() }
       // A type or subtype this version does not know is reported by the general reader.
       guard
         notificationType.map({ NotificationEvidence.NotificationType(rawValue: $0) != nil })
@@ -202,7 +201,7 @@ extension FastDocumentReader {
           timestamp: timestamp, entries: data?.transaction?.entries ?? [],
           renewalInfo: data?.renewal?.renewalInfo ?? [], diagnostics: []))
     }
-    guard anyKind || (isPayload && payloadKeys) else { throw GiveUp() }
+    guard anyKind else { throw GiveUp() }
     if seen.contains(.notification_type) {
       guard let unified, !seen.contains(.latest_receipt_info) else { throw GiveUp() }
       // Renewal fields at the top are read only without pending_renewal_info.

@@ -364,7 +364,7 @@ extension FastDocumentReader {
   /// `environment` of a decoded payload: the App Store Server API's two usual spellings
   /// matched on bytes (no `String` made for them), any other read as a string and named as
   /// ``StoreEnvironment/init(appleName:)`` names it (`nil` for a name it does not know).
-  mutating func environmentName() throws(GiveUp) -> StoreEnvironment? {
+  mutating func storeEnvironment() throws(GiveUp) -> StoreEnvironment? {
     skipWhitespace()
     if literal("\"Production\"") { return .production }
     if literal("\"Sandbox\"") { return .sandbox }

@@ -27,14 +27,15 @@
 /// `+Documents` each kind of document, `+JWS` the payloads inside, `+Entries` the fields of
 /// entries and payloads, `+Keys` the known keys and their matching, `+Values` tokens and
 /// scalars. Members one file uses are private to it; those several use are internal only so that
-/// the reader can span files: outside them, only the `read` functions, ``init()`` and ``Lent`` are for use.
+/// the reader can span files: outside them, only the `read` functions and ``init()`` are for use
+/// (and, in the tests, the readings of one kind they compare).
 struct FastDocumentReader {
   /// The bytes read, and the index of the next one. The bytes change only when a reused
   /// reader is given its next document (``read(_:objectAt:reusing:_:)``).
   private(set) var bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   /// Whether the document must end where the bytes end (else other bytes may follow it: see
-  /// ``read(_:objectAt:lent:_:)``).
+  /// ``read(_:objectAt:reusing:_:)``).
   var endsWithBytes = true
   /// Where the document is, which decides the kinds it may be (as ``DocumentReader`` reads
   /// each place).
@@ -89,7 +90,11 @@ struct FastDocumentReader {
   var followers = Followers()
 
   /// Thrown internally to give up; never escapes.
-  struct GiveUp: Error {}
+  struct GiveUp: Error {
+    /// Thrown by ``transactionOrRenewal(alone:)`` at a key of another kind of document: a
+    /// whole document is then read by ``anyDocument(_:)`` instead.
+    var otherKind = false
+  }
 
   /// Reads a regular document of any kind, as ``DocumentReader/read(_:verifier:)`` receives
   /// it (a bare JWS, a POST body, any JSON document), or `nil` to leave it to the general
@@ -114,7 +119,8 @@ struct FastDocumentReader {
   /// bytes (a document inside a JSON Lines line) with `reader`, hands it to `body` where it was
   /// read, and returns the index just past its closing brace; `nil` to leave it to the general
   /// reader. The same reader, passed from one document to the next, carries the key order and
-  /// ids learnt, and its buffers: it is made once, not once per document.
+  /// ids learnt, and its buffers: it is made once, not once per document. In between, it holds
+  /// no bytes (none of `buffer`, which is the caller's), and is used only by this function.
   static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int,
     reusing reader: inout FastDocumentReader, _ body: (consuming AppStoreDocument) -> Void
@@ -122,6 +128,7 @@ struct FastDocumentReader {
     precondition(start >= 0, "an object before the buffer")
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
     reader.restart(buffer, at: start)
+    defer { reader.release() }
     guard let document = try? reader.document(.document) else { return nil }
     body(document)
     return reader.index
@@ -144,6 +151,12 @@ struct FastDocumentReader {
     for place in shared.indices { shared[place].count = -1 }
     sharedLast = InlineArray(repeating: 0)
     sharedNext = InlineArray(repeating: 0)
+  }
+
+  /// Lets go of the bytes read (``restart(_:at:)`` forgets the places in them).
+  private mutating func release() {
+    bytes = UnsafeBufferPointer(start: nil, count: 0)
+    index = 0
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
@@ -181,9 +194,8 @@ struct FastDocumentReader {
     return body(&self)
   }
 
-  /// What a reader lends the reader of a nested payload besides a buffer, or the reader of the
-  /// next document: its key predictions (payloads of one kind list their keys in one order)
-  /// and its memo of ids.
+  /// What a reader lends the reader of a nested payload besides a buffer: its key predictions
+  /// (payloads of one kind list their keys in one order) and its memo of ids.
   struct Lent {
     var followers = Followers()
     var memo = PayloadMemo()

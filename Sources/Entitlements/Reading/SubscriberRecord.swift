@@ -64,7 +64,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// What folding the transaction as any `PurchaseDocument` does, without making an array of
-  /// its one entry: a page or a batch line holds one such document per transaction.
+  /// its one entry (a line of `entitlements evaluate` holds one such document per
+  /// transaction). Its evidence is folded first, so that its entry can then be moved into the
+  /// record: the two touch different state, so the order changes nothing.
   private mutating func fold(transaction document: consuming AppStoreTransaction) {
     let timestamp = document.timestamp ?? .distantPast
     foldEvidence(of: document, from: timestamp)
