@@ -28,7 +28,7 @@
 /// entries and payloads, `+Keys` the known keys and their matching, `+Values` tokens and
 /// scalars. Members one file uses are private to it; those several use are internal only so that
 /// the reader can span files: outside them, only the `read` functions and ``init()`` are for use
-/// (and, in the tests, the readings of one kind they compare).
+/// (and, in the tests, the two readings they compare and the state a reused reader keeps).
 struct FastDocumentReader {
   /// The bytes read, and the index of the next one. The bytes change only when a reused
   /// reader is given its next document (``read(_:objectAt:reusing:_:)``).
@@ -89,7 +89,7 @@ struct FastDocumentReader {
   /// The key that followed each key last time.
   var followers = Followers()
 
-  /// Thrown internally to give up; never escapes.
+  /// Thrown internally to give up; never escapes the `read` functions.
   struct GiveUp: Error {
     /// Thrown by ``transactionOrRenewal(alone:)`` at a key of another kind of document: a
     /// whole document is then read by ``anyDocument(_:)`` instead.
@@ -140,23 +140,24 @@ struct FastDocumentReader {
   }
 
   /// Makes this reader read the object at `start` of `buffer`, followed by other bytes, with
-  /// what it learnt before (``followers``, ``memo``) and its buffers. What refers to places in
-  /// the bytes read before (the ids shared within a document, the last JWS header) is
-  /// forgotten: `buffer` may be other bytes.
+  /// what it learnt before (``followers``, ``memo``) and its buffers; it holds nothing that
+  /// refers to other bytes (``release()``).
   private mutating func restart(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) {
     bytes = buffer
     index = start
     endsWithBytes = false
+  }
+
+  /// Lets go of the bytes read, and forgets every place in them (the ids shared within a
+  /// document, the last JWS header): the next document may be in other bytes, and these are
+  /// the caller's.
+  private mutating func release() {
+    bytes = UnsafeBufferPointer(start: nil, count: 0)
+    index = 0
     lastHeader = nil
     for place in shared.indices { shared[place].count = -1 }
     sharedLast = InlineArray(repeating: 0)
     sharedNext = InlineArray(repeating: 0)
-  }
-
-  /// Lets go of the bytes read (``restart(_:at:)`` forgets the places in them).
-  private mutating func release() {
-    bytes = UnsafeBufferPointer(start: nil, count: 0)
-    index = 0
   }
 
   /// A document of one kind, as the typed entry points (`init(json:)`) read it: the fast
