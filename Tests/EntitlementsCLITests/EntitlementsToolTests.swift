@@ -373,6 +373,7 @@ struct ExplainDocumentsTests {
 
   @Test func aVerifyReceiptErrorStatusExitsNonZeroAndNamesTheCode() throws {
     let file = try Self.temporary("r.json", #"{"status": 21007, "receipt": {"in_app": []}}"#)
+    defer { try? FileManager.default.removeItem(atPath: file) }
     let run = EntitlementsTool.run(["explain", file])
     #expect(run.status == 2)
     #expect(run.errors.contains("21007"), "\(run.errors)")
@@ -436,8 +437,10 @@ struct ExplainDocumentsTests {
   /// A catalog given to `explain` is read strictly: a repeated key is an error with its line.
   @Test func aCatalogWithARepeatedKeyIsRefused() throws {
     let document = try Self.temporary("t.json", String(decoding: Self.transaction, as: UTF8.self))
+    defer { try? FileManager.default.removeItem(atPath: document) }
     let catalog = try Self.temporary(
       "products.json", "[{\"id\": \"m\", \"type\": \"autoRenewable\",\n  \"id\": \"n\"}]")
+    defer { try? FileManager.default.removeItem(atPath: catalog) }
     let run = EntitlementsTool.run(["explain", document, "--catalog", catalog])
     #expect(run.status == 2)
     #expect(
@@ -457,14 +460,17 @@ struct ExplainDocumentsTests {
       """
     }
     let first = try Self.temporary("a.json", transaction(2_000_000_000_000_001, 1_750_000_000_000))
+    defer { try? FileManager.default.removeItem(atPath: first) }
     let second = try Self.temporary(
       "b.json",
       "[\(transaction(2_000_000_000_000_002, 1_752_592_000_000)), \(transaction(2_000_000_000_000_002, 1_752_592_000_000))]"
     )
+    defer { try? FileManager.default.removeItem(atPath: second) }
     let catalog = try Self.temporary(
       "products.json",
       #"{"products": [{"id": "com.example.monthly", "type": "autoRenewable", "duration": "P1M", "entitlement": "pro"}]}"#
     )
+    defer { try? FileManager.default.removeItem(atPath: catalog) }
     let run = EntitlementsTool.run(
       ["explain", first, second, "--catalog", catalog, "--at", "1751000000000", "--json"])
     #expect(run.status == 0, "\(run.errors)")

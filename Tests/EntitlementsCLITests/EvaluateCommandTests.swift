@@ -81,6 +81,7 @@ struct EvaluateCommandTests {
   @Test func manySubscribersKeepTheirOrder() throws {
     let input = (0..<500).map(Self.line).joined(separator: "\n") + "\n"
     let catalog = try Self.temporary("products.json", Self.catalog)
+    defer { try? FileManager.default.removeItem(atPath: catalog) }
     let at = "1700000000000"
     let piped = try Self.run(
       ["evaluate", "-", "--jobs", "4", "--catalog", catalog, "--at", at], input: input)
@@ -97,6 +98,7 @@ struct EvaluateCommandTests {
       #expect(premium?["state"] == .string(number == 0 ? "active" : "notSubscribed"))
     }
     let file = try Self.temporary("subscribers.jsonl", input)
+    defer { try? FileManager.default.removeItem(atPath: file) }
     let fromFile = EntitlementsTool.run(
       ["evaluate", file, "--jobs", "1", "--catalog", catalog, "--at", at])
     #expect(fromFile.output == piped.output)
@@ -108,6 +110,7 @@ struct EvaluateCommandTests {
   @Test func eachLineHasItsOwnStatus() throws {
     let input = (0..<6).map(Self.line).joined(separator: "\n")
     let file = try Self.temporary("subscribers.jsonl", input)
+    defer { try? FileManager.default.removeItem(atPath: file) }
     let run = EntitlementsTool.run(["evaluate", file, "--at", "1800000000000"])
     #expect(run.status == 0, "\(run.errors)")
     let values = try Self.lines(run.output)
@@ -186,7 +189,9 @@ struct EvaluateCommandTests {
     #expect(missing.status == 2)
     #expect(missing.errors == "/nonexistent/subscribers.jsonl: cannot read\n")
     let catalog = try Self.temporary("products.json", #"{"products": [{"id": 1}]}"#)
+    defer { try? FileManager.default.removeItem(atPath: catalog) }
     let file = try Self.temporary("subscribers.jsonl", Self.line(0))
+    defer { try? FileManager.default.removeItem(atPath: file) }
     let badCatalog = EntitlementsTool.run(["evaluate", file, "--catalog", catalog])
     #expect(badCatalog.status == 2)
     #expect(badCatalog.errors.hasPrefix(catalog), "\(badCatalog.errors)")
@@ -353,7 +358,9 @@ struct EvaluateCommandTests {
     try #require(long.utf8.count > 2 * Self.readSize)
     let file = try Self.temporary(
       "long.jsonl", [Self.line(0), long, Self.line(2)].joined(separator: "\n") + "\n")
+    defer { try? FileManager.default.removeItem(atPath: file) }
     let catalog = try Self.temporary("products.json", Self.catalog)
+    defer { try? FileManager.default.removeItem(atPath: catalog) }
     let run = EntitlementsTool.run([
       "evaluate", file, "--catalog", catalog, "--at", "2026-01-01T00:00:00Z", "--jobs", "2",
     ])
