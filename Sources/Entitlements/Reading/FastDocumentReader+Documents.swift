@@ -60,7 +60,7 @@ extension FastDocumentReader {
     if seen.contains(.transactionId) {
       return .transaction(
         AppStoreTransaction(
-          entry: try payload.entry(), type: payload.type, environment: environment,
+          entry: try payload.entry(), type: payload.type.take(), environment: environment,
           timestamp: timestamp, diagnostics: []))
     }
     guard seen.contains(.originalTransactionId) else { throw GiveUp() }
@@ -252,7 +252,7 @@ extension FastDocumentReader {
     if seen.contains(.transactionId) {
       return .transaction(
         AppStoreTransaction(
-          entry: try payload.entry(), type: payload.type,
+          entry: try payload.entry(), type: payload.type.take(),
           environment: topEnvironment, timestamp: timestamp,
           diagnostics: []))
     }

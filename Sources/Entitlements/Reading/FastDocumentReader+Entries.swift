@@ -29,24 +29,26 @@ extension FastDocumentReader {
     var priceIncrease: Int?
     var signedDate: Int64?
 
-    /// As `ReceiptEntry.read(transactionFields:path:diagnostics:)` reads it.
-    func entry() throws(GiveUp) -> ReceiptEntry {
-      guard let transaction, let product else { throw GiveUp() }
+    /// As `ReceiptEntry.read(transactionFields:path:diagnostics:)` reads it. The strings are
+    /// moved into the entry, not copied: the fields are read once.
+    mutating func entry() throws(GiveUp) -> ReceiptEntry {
+      guard let transaction, let product = product.take() else { throw GiveUp() }
       let instant = { (milliseconds: Int64?) in
         milliseconds.map(Instant.init(millisecondsSince1970:))
       }
+      let offer = offerIdentifier.take()
       return ReceiptEntry(
         productID: ProductID(product), transaction: transaction,
-        originalTransactionID: original.map(OriginalTransactionID.init(rawValue:)),
+        originalTransactionID: original.take().map(OriginalTransactionID.init(rawValue:)),
         orderLine: orderLine ?? .absent,
         quantity: quantity ?? 1, purchaseDate: instant(purchase),
         originalPurchaseDate: instant(originalPurchase), expiresDate: instant(expires),
-        cancellationDate: instant(revocation), rawCancellationReason: revocationReason,
+        cancellationDate: instant(revocation), rawCancellationReason: revocationReason.take(),
         isTrialPeriod: offerType == 1 && offerDiscountType == "FREE_TRIAL",
         isInIntroOfferPeriod: offerType == 1 && offerDiscountType != "FREE_TRIAL",
-        isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership,
-        offerCodeRefName: offerType == 3 ? offerIdentifier : nil,
-        promotionalOfferID: offerType == 2 ? offerIdentifier : nil)
+        isUpgraded: upgraded ?? false, rawInAppOwnershipType: ownership.take(),
+        offerCodeRefName: offerType == 3 ? offer : nil,
+        promotionalOfferID: offerType == 2 ? offer : nil)
     }
 
     /// As `RenewalInfo.read(renewalFields:path:diagnostics:)` reads it.
