@@ -19,6 +19,8 @@ package struct JSONWriter {
   private let indent: Int
   /// For each open container: how many members it has so far.
   private var counts: [Int] = []
+  /// Whether a key was written last: its value takes no separator.
+  private var afterKey = false
 
   /// A writer indenting `indent` spaces per level (0: one line).
   package init(indent: Int = 0, capacity: Int = 0) {
@@ -66,20 +68,27 @@ package struct JSONWriter {
     bytes.append(byte)
   }
 
-  /// A member's key, inside an object; its value follows.
-  package mutating func key(_ name: String) {
+  /// A member's key, inside an object; its value follows. A key is one of the program's own
+  /// names, plain text that needs no escape, written as it is: keys are most of what
+  /// `evaluate` writes.
+  package mutating func key(_ name: StaticString) {
     beforeElement()
-    quoted(name)
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { name in
+      assert(name.allSatisfy(Self.isPlain), "a key that needs an escape")
+      bytes.append(contentsOf: name)
+    }
+    bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: ":"))
     if indent > 0 { bytes.append(0x20) }
     // The value that follows is the member's: it takes no separator of its own.
-    counts.append(-1)
+    afterKey = true
   }
 
   /// Before any value: inside an array, the separator; after a key, nothing.
   private mutating func beginValue() {
-    if counts.last == -1 {
-      counts.removeLast()
+    if afterKey {
+      afterKey = false
     } else {
       beforeElement()
     }
@@ -114,7 +123,12 @@ package struct JSONWriter {
   /// An instant in RFC 3339 UTC, or `null` for `nil` or for the end of time.
   package mutating func instant(_ value: Instant?) {
     guard let value, !value.isDistantFuture else { return null() }
-    string(value.description)
+    guard value != .distantPast else { return string(value.description) }
+    // Its digits written in place: no `String` made and scanned for escapes.
+    beginValue()
+    bytes.append(UInt8(ascii: "\""))
+    value.appendRFC3339(to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
   }
 
   /// `{"start": …, "end": …}`.
@@ -127,11 +141,16 @@ package struct JSONWriter {
     endObject()
   }
 
+  /// Whether a byte is written as it is in a JSON string.
+  private static func isPlain(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C
+  }
+
   private mutating func quoted(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
     // Most text needs no escape: appended at once.
     let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+      guard utf8.allSatisfy(Self.isPlain) else { return false }
       bytes.append(contentsOf: utf8)
       return true
     }

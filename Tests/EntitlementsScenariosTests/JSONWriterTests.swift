@@ -1,3 +1,4 @@
+import Entitlements
 import Testing
 
 @testable import EntitlementsScenarios
@@ -44,5 +45,24 @@ struct JSONWriterTests {
       writer.endObject()
     }
     #expect(text == "{\n  \"a\": [\n    true\n  ],\n  \"e\": []\n}")
+  }
+
+  /// An instant is written in place as its `description` reads, quoted: whole seconds,
+  /// milliseconds, years before 1000 and before year 1, and the first instant; the end of
+  /// time is `null`.
+  @Test(arguments: [
+    0, 1_487_577_600_123, 1_487_577_600_000, 1_767_225_599_999, -62_135_596_800_001,
+    -30_610_224_000_000, 253_402_300_799_999, Int64.min, Int64.max,
+  ])
+  func anInstantIsWrittenAsItsDescription(milliseconds: Int64) {
+    let instant = Instant(millisecondsSince1970: milliseconds)
+    let text = Self.written(indent: 0) { writer in
+      writer.beginArray()
+      writer.instant(instant)
+      writer.instant(instant)
+      writer.endArray()
+    }
+    let one = instant.isDistantFuture ? "null" : "\"\(instant.description)\""
+    #expect(text == "[\(one),\(one)]")
   }
 }

@@ -9,12 +9,19 @@ extension Instant: CustomStringConvertible {
   public var description: String {
     if self == .distantFuture { return "distantFuture" }
     if self == .distantPast { return "distantPast" }
+    var text: [UInt8] = []
+    text.reserveCapacity(24)
+    appendRFC3339(to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends the instant in RFC 3339, UTC, as ``description`` writes it (the sentinels
+  /// included, as dates): for writers of JSON, which would otherwise make a `String` per date.
+  package func appendRFC3339(to text: inout [UInt8]) {
     let civil = CivilDateTime(utc: self)
     let milliseconds = civil.millisecondOfDay % 1000
     let seconds = civil.millisecondOfDay / 1000
-    // Written digit by digit into one buffer: dates are written by the thousand in reports.
-    var text: [UInt8] = []
-    text.reserveCapacity(25)
+    // Written digit by digit: dates are written by the thousand in reports.
     append(civil.year, width: 4, to: &text)
     text.append(UInt8(ascii: "-"))
     append(Int64(civil.month), width: 2, to: &text)
@@ -31,7 +38,6 @@ extension Instant: CustomStringConvertible {
       append(milliseconds, width: 3, to: &text)
     }
     text.append(UInt8(ascii: "Z"))
-    return String(decoding: text, as: UTF8.self)
   }
 }
 
