@@ -32,7 +32,12 @@ extension FastDocumentReader {
     // Read by no schema but written by Apple in every entry: known so that the key predicted
     // after them can be checked without a lookup (see ``Followers``).
     case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
-    case subscription_group_identifier
+    case subscription_group_identifier, app_account_token
+    // The same, in the App Store Server API's decoded payloads (`JWSTransactionDecodedPayload`,
+    // `JWSRenewalInfoDecodedPayload`): a third of a transaction's keys.
+    case appAccountToken, appTransactionId, currency, price, storefront, storefrontId
+    case transactionReason, offerPeriod, advancedCommerceInfo, renewalDate, renewalPrice
+    case recentSubscriptionStartDate, eligibleWinBackOfferIds
     case unknown
   }
 
