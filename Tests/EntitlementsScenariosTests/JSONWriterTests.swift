@@ -47,22 +47,55 @@ struct JSONWriterTests {
     #expect(text == "{\n  \"a\": [\n    true\n  ],\n  \"e\": []\n}")
   }
 
-  /// An instant is written in place as its `description` reads, quoted: whole seconds,
-  /// milliseconds, years before 1000 and before year 1, and the first instant; the end of
-  /// time is `null`.
-  @Test(arguments: [
-    0, 1_487_577_600_123, 1_487_577_600_000, 1_767_225_599_999, -62_135_596_800_001,
-    -30_610_224_000_000, 253_402_300_799_999, Int64.min, Int64.max,
-  ])
-  func anInstantIsWrittenAsItsDescription(milliseconds: Int64) {
-    let instant = Instant(millisecondsSince1970: milliseconds)
-    let text = Self.written(indent: 0) { writer in
+  /// Values after keys, nested, indented: an instant in place (with and without milliseconds,
+  /// the first instant by name, the end of time as `null`), a string, an object, an interval,
+  /// and an array of objects, each value after its key with no separator of its own.
+  @Test func valuesAfterKeysNestedAndIndented() {
+    let text = Self.written(indent: 2) { writer in
+      writer.beginObject()
+      writer.key("a")
+      writer.instant(Instant(millisecondsSince1970: 1_487_577_600_123))
+      writer.key("b")
+      writer.beginObject()
+      writer.key("c")
+      writer.interval(
+        Interval(
+          start: Instant(millisecondsSince1970: -62_135_596_800_000),
+          end: Instant(millisecondsSince1970: 1_487_577_600_000)))
+      writer.key("d")
+      writer.instant(.distantPast)
+      writer.key("e")
+      writer.instant(.distantFuture)
+      writer.endObject()
+      writer.key("f")
       writer.beginArray()
-      writer.instant(instant)
-      writer.instant(instant)
+      writer.beginObject()
+      writer.key("g")
+      writer.string("x")
+      writer.endObject()
+      writer.instant(Instant(millisecondsSince1970: 0))
       writer.endArray()
+      writer.endObject()
     }
-    let one = instant.isDistantFuture ? "null" : "\"\(instant.description)\""
-    #expect(text == "[\(one),\(one)]")
+    #expect(
+      text == """
+        {
+          "a": "2017-02-20T08:00:00.123Z",
+          "b": {
+            "c": {
+              "end": "2017-02-20T08:00:00Z",
+              "start": "0001-01-01T00:00:00Z"
+            },
+            "d": "distantPast",
+            "e": null
+          },
+          "f": [
+            {
+              "g": "x"
+            },
+            "1970-01-01T00:00:00Z"
+          ]
+        }
+        """)
   }
 }

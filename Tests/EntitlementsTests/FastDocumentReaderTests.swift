@@ -322,8 +322,12 @@ struct FastDocumentReaderTests {
       }
       if Self.keysOfOtherKinds.contains(key) {
         #expect(short == "handed over", "\(json)")
+      } else if every != nil {
+        // A payload the reading of every kind reads is read short too.
+        #expect(short == "read", "\(json)")
       } else {
-        #expect(short != "handed over", "\(json)")
+        // A payload's own key with a value of the wrong type: both readings give up.
+        #expect(short == "gave up", "\(json)")
       }
       switch (entry, every) {
       case (nil, nil): break

@@ -15,8 +15,9 @@ extension Instant: CustomStringConvertible {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// Appends the instant in RFC 3339, UTC, as ``description`` writes it (the sentinels
-  /// included, as dates): for writers of JSON, which would otherwise make a `String` per date.
+  /// Appends the instant in RFC 3339, UTC, as ``description`` writes it: for writers of JSON,
+  /// which would otherwise make a `String` per date. The sentinels are the caller's to name
+  /// (``description`` writes `distantFuture` and `distantPast`).
   package func appendRFC3339(to text: inout [UInt8]) {
     let civil = CivilDateTime(utc: self)
     let milliseconds = civil.millisecondOfDay % 1000

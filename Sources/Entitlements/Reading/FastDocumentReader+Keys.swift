@@ -29,7 +29,7 @@ extension FastDocumentReader {
     // The App Store Server API's pages.
     case signedTransactions, notificationHistory, hasMore, revision, bundleId, paginationToken
     case lastTransactions, subscriptionGroupIdentifier
-    // Read by no schema but written by Apple in every entry: known so that the key predicted
+    // Read by no schema but written by Apple in most entries: known so that the key predicted
     // after them can be checked without a lookup (see ``Followers``).
     case purchase_date_pst, original_purchase_date_pst, expires_date_pst, cancellation_date_pst
     case subscription_group_identifier, app_account_token
