@@ -289,7 +289,16 @@ struct FastDocumentReaderTests {
   /// Every key the reader knows (its `Key` cases, so that a key added later is covered with
   /// no change here), and one it does not.
   static let everyKey =
-    FastDocumentReader.Key.allCases.filter { $0 != .unknown }.map { "\($0)" } + ["unlisted"]
+    FastDocumentReader.Key.allCases.filter { $0 != .unknown }.map { "\($0.name)" } + ["unlisted"]
+
+  /// Each key's spelt-out name, which the reader matches member names against, is its case's
+  /// name: Apple's JSON key.
+  @Test func eachKeysNameIsItsCasesName() {
+    for key in FastDocumentReader.Key.allCases where key != .unknown {
+      #expect("\(key.name)" == "\(key)")
+    }
+    #expect("\(FastDocumentReader.Key.unknown.name)".isEmpty)
+  }
 
   /// A transaction or renewal payload with a key of another kind of document is handed by the
   /// short reading of payloads to the reading of every kind, which then reads it from its

@@ -2,7 +2,7 @@
 
 extension FastDocumentReader {
   /// The keys the reader knows, matched on bytes so that no key becomes a `String`. The case
-  /// names are Apple's JSON keys, spelt exactly: the table below is made from them.
+  /// names are Apple's JSON keys, spelt exactly; the table below is made from ``name``.
   // swift-format-ignore: AlwaysUseLowerCamelCase
   enum Key: Int, CaseIterable {
     case status, environment, latest_receipt, receipt, latest_receipt_info
@@ -68,7 +68,7 @@ extension FastDocumentReader {
       precondition(Key.allCases.count <= 128)  // the size of ``Followers``
       for key in Key.allCases where key != .unknown {
         // Zero padding so that loads past a short name stay inside the buffer.
-        let name = Array("\(key)".utf8) + [UInt8](repeating: 0, count: 8)
+        let name = key.name.withUTF8Buffer { Array($0) } + [UInt8](repeating: 0, count: 8)
         let count = name.count - 8
         precondition(count > 0 && count <= Self.longest && key.rawValue < 255)
         let entry = names + key.rawValue * 6
@@ -219,6 +219,115 @@ extension FastDocumentReader {
       } else {
         words.1 |= 1 << UInt64(key.rawValue - 64)
       }
+    }
+  }
+}
+
+extension FastDocumentReader.Key {
+  /// The key's name in JSON: Apple's spelling, which is also the case's name. Spelt out, not
+  /// printed from the case (a case's printed name comes from reflection metadata, which a build
+  /// may strip); the switch names every case, and a test checks each spelling against its case.
+  var name: StaticString {
+    switch self {
+    case .status: "status"
+    case .environment: "environment"
+    case .latest_receipt: "latest_receipt"
+    case .receipt: "receipt"
+    case .latest_receipt_info: "latest_receipt_info"
+    case .latest_expired_receipt_info: "latest_expired_receipt_info"
+    case .pending_renewal_info: "pending_renewal_info"
+    case .auto_renew_status: "auto_renew_status"
+    case .expiration_intent: "expiration_intent"
+    case .signedPayload: "signedPayload"
+    case .notificationType: "notificationType"
+    case .notification_type: "notification_type"
+    case .transaction_id: "transaction_id"
+    case .in_app: "in_app"
+    case .receipt_type: "receipt_type"
+    case .receipt_creation_date_ms: "receipt_creation_date_ms"
+    case .receipt_creation_date: "receipt_creation_date"
+    case .request_date_ms: "request_date_ms"
+    case .request_date: "request_date"
+    case .product_id: "product_id"
+    case .original_transaction_id: "original_transaction_id"
+    case .web_order_line_item_id: "web_order_line_item_id"
+    case .quantity: "quantity"
+    case .purchase_date_ms: "purchase_date_ms"
+    case .purchase_date: "purchase_date"
+    case .original_purchase_date_ms: "original_purchase_date_ms"
+    case .original_purchase_date: "original_purchase_date"
+    case .expires_date_ms: "expires_date_ms"
+    case .expires_date: "expires_date"
+    case .expires_date_formatted: "expires_date_formatted"
+    case .cancellation_date_ms: "cancellation_date_ms"
+    case .cancellation_date: "cancellation_date"
+    case .cancellation_reason: "cancellation_reason"
+    case .is_trial_period: "is_trial_period"
+    case .is_in_intro_offer_period: "is_in_intro_offer_period"
+    case .is_upgraded: "is_upgraded"
+    case .in_app_ownership_type: "in_app_ownership_type"
+    case .offer_code_ref_name: "offer_code_ref_name"
+    case .promotional_offer_id: "promotional_offer_id"
+    case .auto_renew_product_id: "auto_renew_product_id"
+    case .is_in_billing_retry_period: "is_in_billing_retry_period"
+    case .grace_period_expires_date_ms: "grace_period_expires_date_ms"
+    case .grace_period_expires_date: "grace_period_expires_date"
+    case .price_consent_status: "price_consent_status"
+    case .unified_receipt: "unified_receipt"
+    case .subtype: "subtype"
+    case .data: "data"
+    case .signedDate: "signedDate"
+    case .signedTransactionInfo: "signedTransactionInfo"
+    case .signedRenewalInfo: "signedRenewalInfo"
+    case .transactionId: "transactionId"
+    case .originalTransactionId: "originalTransactionId"
+    case .productId: "productId"
+    case .webOrderLineItemId: "webOrderLineItemId"
+    case .purchaseDate: "purchaseDate"
+    case .originalPurchaseDate: "originalPurchaseDate"
+    case .expiresDate: "expiresDate"
+    case .revocationDate: "revocationDate"
+    case .revocationReason: "revocationReason"
+    case .offerType: "offerType"
+    case .offerIdentifier: "offerIdentifier"
+    case .offerDiscountType: "offerDiscountType"
+    case .isUpgraded: "isUpgraded"
+    case .inAppOwnershipType: "inAppOwnershipType"
+    case .type: "type"
+    case .autoRenewProductId: "autoRenewProductId"
+    case .autoRenewStatus: "autoRenewStatus"
+    case .expirationIntent: "expirationIntent"
+    case .isInBillingRetryPeriod: "isInBillingRetryPeriod"
+    case .gracePeriodExpiresDate: "gracePeriodExpiresDate"
+    case .priceIncreaseStatus: "priceIncreaseStatus"
+    case .signedTransactions: "signedTransactions"
+    case .notificationHistory: "notificationHistory"
+    case .hasMore: "hasMore"
+    case .revision: "revision"
+    case .bundleId: "bundleId"
+    case .paginationToken: "paginationToken"
+    case .lastTransactions: "lastTransactions"
+    case .subscriptionGroupIdentifier: "subscriptionGroupIdentifier"
+    case .purchase_date_pst: "purchase_date_pst"
+    case .original_purchase_date_pst: "original_purchase_date_pst"
+    case .expires_date_pst: "expires_date_pst"
+    case .cancellation_date_pst: "cancellation_date_pst"
+    case .subscription_group_identifier: "subscription_group_identifier"
+    case .app_account_token: "app_account_token"
+    case .appAccountToken: "appAccountToken"
+    case .appTransactionId: "appTransactionId"
+    case .currency: "currency"
+    case .price: "price"
+    case .storefront: "storefront"
+    case .storefrontId: "storefrontId"
+    case .transactionReason: "transactionReason"
+    case .offerPeriod: "offerPeriod"
+    case .advancedCommerceInfo: "advancedCommerceInfo"
+    case .renewalDate: "renewalDate"
+    case .renewalPrice: "renewalPrice"
+    case .recentSubscriptionStartDate: "recentSubscriptionStartDate"
+    case .eligibleWinBackOfferIds: "eligibleWinBackOfferIds"
+    case .unknown: ""
     }
   }
 }
