@@ -104,13 +104,17 @@ public struct Evaluator: Sendable {
       of: records, in: entries, minimumLapse: policy.minimumLapse)
     // The window lengths after a period: production ones, or in the sandbox scaled by the
     // product that ends it (SPEC §6, §7).
+    // (The catalog and the policy are captured, not `self`: a copy of the evaluator for the
+    // closures that call it costs more than finding the lengths.)
+    let (catalog, policy) = (catalog, policy)
     func lengths(after period: Int) -> WindowLengths {
-      windowLengths(
-        ending: records[layout.spans[period].ending].entryIndex, of: entries, environment)
+      Self.windowLengths(
+        ending: records[layout.spans[period].ending].entryIndex, of: entries, environment,
+        catalog: catalog, policy: policy)
     }
-    // The entitlement's subscriptions: only recovery evidence needs them.
+    // The entitlement's subscriptions: only recovery evidence and Apple's statuses need them.
     func subscriptions() -> Set<OriginalTransactionID> {
-      Set(records.map { entries[$0.entryIndex].originalTransactionID })
+      Self.subscriptions(of: records, in: entries, coveringOnly: false)
     }
     let lapses = LapseRules.lapses(
       between: periods, layout: layout, coverage: coverage, evidence: evidence,
@@ -131,9 +135,7 @@ public struct Evaluator: Sendable {
     // describes no time of this entitlement.
     let gracePeriod = periods.last.flatMap { last in
       Self.gracePeriod(after: last.interval.end, evidence: evidence) {
-        Set(
-          records.lazy.filter { $0.interval != nil }
-            .map { entries[$0.entryIndex].originalTransactionID })
+        Self.subscriptions(of: records, in: entries, coveringOnly: true)
       }
     }
     // SPEC §6: the windows around each auto-renewing expiry.
@@ -149,22 +151,8 @@ public struct Evaluator: Sendable {
           gracePeriodExpiresDate: index == periods.count - 1 ? gracePeriod?.end : nil))
     }
     // Apple's statuses of this entitlement's subscriptions, for the agreement report.
-    var ownStatuses: [AppleStatusReport] = []
-    if !appleStatuses.isEmpty {
-      for subscription in subscriptions() {
-        var index = appleStatuses.partitionPoint { $0.originalTransactionID >= subscription }
-        while index < appleStatuses.count,
-          appleStatuses[index].originalTransactionID == subscription
-        {
-          ownStatuses.append(appleStatuses[index])
-          index += 1
-        }
-      }
-      ownStatuses.sort {
-        ($0.at, $0.rawStatus, $0.originalTransactionID)
-          < ($1.at, $1.rawStatus, $1.originalTransactionID)
-      }
-    }
+    let ownStatuses =
+      appleStatuses.isEmpty ? [] : Self.statuses(of: subscriptions(), in: appleStatuses)
     let timeline = EntitlementTimeline(
       id: group.id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
       renewalInfo: lastInfo, afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod,
@@ -194,10 +182,11 @@ public struct Evaluator: Sendable {
     }
     var unmatched: [Diagnostic] = []
     for id in evidence.namedSubscriptions where !known(id) {
-      unmatched.append(
+      unmatched.note {
         Diagnostic(
           .renewalInfoWithoutEntries, originalTransactionID: id, field: "original_transaction_id",
-          message: "renewal info matches no receipt entry; it describes nothing evaluated"))
+          message: "renewal info matches no receipt entry; it describes nothing evaluated")
+      }
     }
     return unmatched
   }
@@ -261,12 +250,48 @@ public struct Evaluator: Sendable {
     return found
   }
 
+  /// The subscriptions of `records` (of those that cover some time, when `coveringOnly`).
+  /// Out of line, as the other helpers that only some evaluations call: the code that every
+  /// evaluation runs stays short (DESIGN.md, "Performance").
+  @inline(never)
+  private static func subscriptions(
+    of records: [CoverageRecord], in entries: [ReceiptEntry], coveringOnly: Bool
+  ) -> Set<OriginalTransactionID> {
+    var subscriptions = Set<OriginalTransactionID>()
+    for record in records where !coveringOnly || record.interval != nil {
+      subscriptions.insert(entries[record.entryIndex].originalTransactionID)
+    }
+    return subscriptions
+  }
+
+  /// Apple's statuses of `subscriptions`, from `sorted` (sorted by subscription), in the order
+  /// of their instants (then status and subscription, so that the order is total).
+  @inline(never)
+  private static func statuses(
+    of subscriptions: Set<OriginalTransactionID>, in sorted: [AppleStatusReport]
+  ) -> [AppleStatusReport] {
+    var found: [AppleStatusReport] = []
+    for subscription in subscriptions {
+      var index = sorted.partitionPoint { $0.originalTransactionID >= subscription }
+      while index < sorted.count, sorted[index].originalTransactionID == subscription {
+        found.append(sorted[index])
+        index += 1
+      }
+    }
+    found.sort {
+      ($0.at, $0.rawStatus, $0.originalTransactionID)
+        < ($1.at, $1.rawStatus, $1.originalTransactionID)
+    }
+    return found
+  }
+
   /// The window lengths after a period that `entries[index]` ends: production ones, or in the
   /// sandbox scaled by the ratio of its product (its catalog duration, else the duration its
   /// observed length stands for, else the 1-month row; SPEC §7, DESIGN.md "Sandbox windows").
   /// The entry is read only in the sandbox.
-  private func windowLengths(
-    ending index: Int, of entries: [ReceiptEntry], _ environment: StoreEnvironment
+  private static func windowLengths(
+    ending index: Int, of entries: [ReceiptEntry], _ environment: StoreEnvironment,
+    catalog: ProductCatalog, policy: Policy
   ) -> WindowLengths {
     policy.windowLengths(in: environment) {
       let entry = entries[index]

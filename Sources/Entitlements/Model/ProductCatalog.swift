@@ -48,7 +48,9 @@ public struct ProductCatalog: Hashable, Sendable {
     position(of: id).map { listed[$0] }
   }
 
-  /// The position in ``listed`` of the product with this id, if listed.
+  /// The position in ``listed`` of the product with this id, if listed. Out of line: the
+  /// rules call it once per change of product, from their loops over the entries.
+  @inline(never)
   func position(of id: ProductID) -> Int? {
     guard let positions else {
       // In place: a closure over the list (`firstIndex(where:)`) would retain each product.

@@ -115,28 +115,19 @@ enum ProductClassification {
         }
         if let previous { otherProduct = previous }
         var diagnostics: [Diagnostic] = []
-        let product = catalog.isEmpty ? nil : catalog[entries[index].productID]
+        // The product's place in the catalog: its type and entitlement are read there, with
+        // no copy of the product.
+        let product = catalog.isEmpty ? nil : catalog.position(of: entries[index].productID)
         let (type, entitlement) =
-          product.map { ($0.type, $0.entitlement) }
+          product.map { (catalog.listed[$0].type, catalog.listed[$0].entitlement) }
           ?? classify(entries[index], catalog: catalog, diagnostics: &diagnostics)
         guard let type, type != .consumable else {
-          builder.end(before: position)
-          if !diagnostics.isEmpty { builder.result.diagnostics += diagnostics }
-          builder.result.purchaseEvents.append(
-            PurchaseEvent(entry: entries[index], productType: type))
+          builder.addPurchaseEvent(entries[index], type, at: position, diagnostics)
           continue
         }
         var group = builder.current ?? 0
         if builder.current.map({ builder.result.groups[$0].id != entitlement }) ?? true {
-          // Another group.
-          if let found = positions[entitlement] {
-            group = found
-          } else {
-            if builder.result.groups.count == 1 { positions[builder.result.groups[0].id] = 0 }
-            group = builder.result.groups.count
-            if group > 0 { positions[entitlement] = group }
-            builder.result.groups.append(Group(id: entitlement, order: order))
-          }
+          group = builder.group(of: entitlement, order: order, positions: &positions)
         }
         builder.join(group, type, at: position)
         // The entry's own string, not the catalog's: entries read from one document share one
@@ -171,6 +162,33 @@ enum ProductClassification {
       start = nil
     }
 
+    /// The position of `entitlement`'s group, which its first entry makes; `positions` holds
+    /// the groups' positions once there are two. Out of line, as
+    /// ``addPurchaseEvent(_:_:at:_:)``: the loop over the entries seldom calls either, and stays
+    /// short (DESIGN.md, "Performance").
+    @inline(never)
+    mutating func group(
+      of entitlement: EntitlementID, order: [Int]?, positions: inout [EntitlementID: Int]
+    ) -> Int {
+      if let found = positions[entitlement] { return found }
+      if result.groups.count == 1 { positions[result.groups[0].id] = 0 }
+      let group = result.groups.count
+      if group > 0 { positions[entitlement] = group }
+      result.groups.append(Group(id: entitlement, order: order))
+      return group
+    }
+
+    /// The entry at `position`, of a consumable or of no known type, is a purchase event: it
+    /// ends the run being read.
+    @inline(never)
+    mutating func addPurchaseEvent(
+      _ entry: ReceiptEntry, _ type: ProductKind?, at position: Int, _ diagnostics: [Diagnostic]
+    ) {
+      end(before: position)
+      if !diagnostics.isEmpty { result.diagnostics += diagnostics }
+      result.purchaseEvents.append(PurchaseEvent(entry: entry, productType: type))
+    }
+
     /// The entry at `position` goes to `group` with `type`: the run being read goes on when
     /// it is of that group and type, else another begins.
     mutating func join(_ group: Int, _ type: ProductKind, at position: Int) {
@@ -192,23 +210,25 @@ enum ProductClassification {
     _ entry: ReceiptEntry, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
   ) -> (type: ProductKind?, entitlement: EntitlementID) {
     if !catalog.isEmpty {
-      diagnostics.append(
+      diagnostics.note {
         Diagnostic(
           .productNotInCatalog, transactionID: entry.transactionID, field: "product_id",
           message:
             "product \(entry.productID) is not in the catalog; grouped by "
-            + "original_transaction_id \(entry.originalTransactionID)"))
+            + "original_transaction_id \(entry.originalTransactionID)")
+      }
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
     if entry.expiresDate != nil {
       return (.autoRenewable, entitlement)
     }
-    diagnostics.append(
+    diagnostics.note {
       Diagnostic(
         .unknownProductType, transactionID: entry.transactionID, field: "expires_date",
         message:
           "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
-          + "event, unlocks nothing; list the product in the catalog to grant access"))
+          + "event, unlocks nothing; list the product in the catalog to grant access")
+    }
     return (nil, entitlement)
   }
 }

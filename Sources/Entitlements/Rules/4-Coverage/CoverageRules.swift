@@ -71,10 +71,13 @@ enum CoverageRules {
     at position: Int, catalog: ProductCatalog, policy: Policy, stackEnd: inout Instant,
     diagnostics: inout [Diagnostic], starts: () -> [(Instant, Int)]
   ) -> CoverageRecord {
-    func invalid(_ kind: Diagnostic.Kind, field: String, message: String) -> CoverageRecord {
-      diagnostics.append(
+    func invalid(
+      _ kind: Diagnostic.Kind, field: String, message: @autoclosure () -> String
+    ) -> CoverageRecord {
+      diagnostics.note {
         Diagnostic(
-          kind, transactionID: entries[index].transactionID, field: field, message: message))
+          kind, transactionID: entries[index].transactionID, field: field, message: message())
+      }
       return CoverageRecord(
         entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
         naturalInterval: nil)
@@ -130,13 +133,14 @@ enum CoverageRules {
       natural, of: entries[index], at: position, index: index, type: type, policy: policy,
       starts: starts)
     if record.isUpgradeWithoutSuccessor {
-      diagnostics.append(
+      diagnostics.note {
         Diagnostic(
           .upgradeWithoutSuccessor, transactionID: entries[index].transactionID,
           field: "is_upgraded",
           message:
             "is_upgraded without cancellation_date, and no other entry begins inside "
-            + "\(natural): it keeps its own expiry"))
+            + "\(natural): it keeps its own expiry")
+      }
     }
     if type == .nonRenewing, let interval = record.record.interval {
       stackEnd = max(stackEnd, interval.end)
