@@ -15,8 +15,8 @@
 public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
   public private(set) var products: [ProductID: CatalogProduct]
-  /// The same products sorted by id, read in place by ``subscript(id:)`` (a short list is
-  /// scanned). Derived from ``products``, so equal catalogs have equal lists.
+  /// The same products sorted by id, read in place by ``subscript(id:)`` and by
+  /// classification (a short list is scanned). Derived from ``products``, so equal catalogs have equal lists.
   let listed: [CatalogProduct]
   /// The position in ``listed`` of each id, when there are many products; `nil` for a few,
   /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing
@@ -48,8 +48,10 @@ public struct ProductCatalog: Hashable, Sendable {
     position(of: id).map { listed[$0] }
   }
 
-  /// The position in ``listed`` of the product with this id, if listed. Out of line: the
-  /// rules call it once per change of product, from their loops over the entries.
+  /// The position in ``listed`` of the product with this id, if listed. Out of line: a scan
+  /// and a table lookup are long code, and the loops over the entries call it seldom
+  /// (classification once per change of product; only non-renewing entries and sandbox
+  /// windows for their duration).
   @inline(never)
   func position(of id: ProductID) -> Int? {
     guard let positions else {

@@ -178,8 +178,8 @@ enum ProductClassification {
       return group
     }
 
-    /// The entry at `position`, of a consumable or of no known type, is a purchase event: it
-    /// ends the run being read.
+    /// The entry at `position`, of a consumable or of no known type, is a purchase event, with
+    /// its `diagnostics`: it ends the run being read.
     @inline(never)
     mutating func addPurchaseEvent(
       _ entry: ReceiptEntry, _ type: ProductKind?, at position: Int, _ diagnostics: [Diagnostic]
@@ -210,25 +210,25 @@ enum ProductClassification {
     _ entry: ReceiptEntry, catalog: ProductCatalog, diagnostics: inout [Diagnostic]
   ) -> (type: ProductKind?, entitlement: EntitlementID) {
     if !catalog.isEmpty {
-      diagnostics.note {
-        Diagnostic(
-          .productNotInCatalog, transactionID: entry.transactionID, field: "product_id",
-          message:
-            "product \(entry.productID) is not in the catalog; grouped by "
-            + "original_transaction_id \(entry.originalTransactionID)")
-      }
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .productNotInCatalog, transactionID: entry.transactionID, field: "product_id",
+            message:
+              "product \(entry.productID) is not in the catalog; grouped by "
+              + "original_transaction_id \(entry.originalTransactionID)"))
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
     if entry.expiresDate != nil {
       return (.autoRenewable, entitlement)
     }
-    diagnostics.note {
-      Diagnostic(
-        .unknownProductType, transactionID: entry.transactionID, field: "expires_date",
-        message:
-          "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
-          + "event, unlocks nothing; list the product in the catalog to grant access")
-    }
+    diagnostics.append(
+      rare:
+        Diagnostic(
+          .unknownProductType, transactionID: entry.transactionID, field: "expires_date",
+          message:
+            "no expires_date and no catalog entry for \(entry.productID): kept as a purchase "
+            + "event, unlocks nothing; list the product in the catalog to grant access"))
     return (nil, entitlement)
   }
 }

@@ -216,15 +216,15 @@ enum Deduplication {
     if first.purchaseDate != second.purchaseDate || first.expiresDate != second.expiresDate
       || first.productID != second.productID
     {
-      diagnostics.note {
-        Diagnostic(
-          .conflictingDuplicate, transactionID: first.transactionID, field: "transaction_id",
-          message:
-            "records of one purchase disagree (transactions \(first.transactionID) and "
-            + "\(second.transactionID): purchase \(describe(first.purchaseDate)) vs "
-            + "\(describe(second.purchaseDate)), expires \(describe(first.expiresDate)) vs "
-            + "\(describe(second.expiresDate))); one was kept")
-      }
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .conflictingDuplicate, transactionID: first.transactionID, field: "transaction_id",
+            message:
+              "records of one purchase disagree (transactions \(first.transactionID) and "
+              + "\(second.transactionID): purchase \(describe(first.purchaseDate)) vs "
+              + "\(describe(second.purchaseDate)), expires \(describe(first.expiresDate)) vs "
+              + "\(describe(second.expiresDate))); one was kept"))
     }
     if first.cancellationDate == nil, second.cancellationDate != nil { return b }
     return a

@@ -74,10 +74,10 @@ enum CoverageRules {
     func invalid(
       _ kind: Diagnostic.Kind, field: String, message: @autoclosure () -> String
     ) -> CoverageRecord {
-      diagnostics.note {
-        Diagnostic(
-          kind, transactionID: entries[index].transactionID, field: field, message: message())
-      }
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            kind, transactionID: entries[index].transactionID, field: field, message: message()))
       return CoverageRecord(
         entryIndex: index, productType: type, interval: nil, disposition: .invalid(kind),
         naturalInterval: nil)
@@ -133,14 +133,14 @@ enum CoverageRules {
       natural, of: entries[index], at: position, index: index, type: type, policy: policy,
       starts: starts)
     if record.isUpgradeWithoutSuccessor {
-      diagnostics.note {
-        Diagnostic(
-          .upgradeWithoutSuccessor, transactionID: entries[index].transactionID,
-          field: "is_upgraded",
-          message:
-            "is_upgraded without cancellation_date, and no other entry begins inside "
-            + "\(natural): it keeps its own expiry")
-      }
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .upgradeWithoutSuccessor, transactionID: entries[index].transactionID,
+            field: "is_upgraded",
+            message:
+              "is_upgraded without cancellation_date, and no other entry begins inside "
+              + "\(natural): it keeps its own expiry"))
     }
     if type == .nonRenewing, let interval = record.record.interval {
       stackEnd = max(stackEnd, interval.end)

@@ -80,14 +80,14 @@ struct SubscriptionEvidence {
       if diagnostics.last?.originalTransactionID != info.originalTransactionID
         || diagnostics.last?.kind != .conflictingRenewalInfo
       {
-        diagnostics.note {
-          Diagnostic(
-            .conflictingRenewalInfo, originalTransactionID: info.originalTransactionID,
-            field: "pending_renewal_info",
-            message:
-              "several renewal infos of one instant disagree; one was kept. Date each "
-              + "(signedDate), or give only the newest")
-        }
+        diagnostics.append(
+          rare:
+            Diagnostic(
+              .conflictingRenewalInfo, originalTransactionID: info.originalTransactionID,
+              field: "pending_renewal_info",
+              message:
+                "several renewal infos of one instant disagree; one was kept. Date each "
+                + "(signedDate), or give only the newest"))
       }
     }
     return unique
