@@ -118,7 +118,8 @@ public struct Evaluator: Sendable {
     }
     let lapses = LapseRules.lapses(
       between: periods, layout: layout, coverage: coverage, evidence: evidence,
-      recoveries: recoveries.isEmpty ? [] : Self.recoveries(of: subscriptions(), in: recoveries),
+      recoveries: recoveries.isEmpty
+        ? [] : Self.values(of: subscriptions(), in: recoveries, \.originalTransactionID),
       billingRetryAfter: { lengths(after: $0).billingRetry })
     // What Apple stated about the subscription that ended the last period, from the start of
     // its last coverage on.
@@ -234,15 +235,16 @@ public struct Evaluator: Sendable {
     return graceEnd > end ? Interval(start: end, end: graceEnd) : nil
   }
 
-  /// The recovery evidence of `subscriptions` in `sorted` (a history's, by subscription): a
-  /// search per subscription, never a pass over all the evidence per entitlement.
-  private static func recoveries(
-    of subscriptions: Set<OriginalTransactionID>, in sorted: [BillingRecovery]
-  ) -> [BillingRecovery] {
-    var found: [BillingRecovery] = []
-    for subscription in subscriptions {
-      var index = sorted.partitionPoint { $0.originalTransactionID >= subscription }
-      while index < sorted.count, sorted[index].originalTransactionID == subscription {
+  /// The values of `subscriptions` in `sorted` (a history's, sorted by `subscription`): a
+  /// search per subscription, never a pass over all the values per entitlement.
+  private static func values<Value>(
+    of subscriptions: Set<OriginalTransactionID>, in sorted: [Value],
+    _ subscription: (Value) -> OriginalTransactionID
+  ) -> [Value] {
+    var found: [Value] = []
+    for wanted in subscriptions {
+      var index = sorted.partitionPoint { subscription($0) >= wanted }
+      while index < sorted.count, subscription(sorted[index]) == wanted {
         found.append(sorted[index])
         index += 1
       }
@@ -271,14 +273,7 @@ public struct Evaluator: Sendable {
   private static func statuses(
     of subscriptions: Set<OriginalTransactionID>, in sorted: [AppleStatusReport]
   ) -> [AppleStatusReport] {
-    var found: [AppleStatusReport] = []
-    for subscription in subscriptions {
-      var index = sorted.partitionPoint { $0.originalTransactionID >= subscription }
-      while index < sorted.count, sorted[index].originalTransactionID == subscription {
-        found.append(sorted[index])
-        index += 1
-      }
-    }
+    var found = values(of: subscriptions, in: sorted, \.originalTransactionID)
     found.sort {
       ($0.at, $0.rawStatus, $0.originalTransactionID)
         < ($1.at, $1.rawStatus, $1.originalTransactionID)
