@@ -16,7 +16,8 @@ public struct ProductCatalog: Hashable, Sendable {
   /// The products by id.
   public private(set) var products: [ProductID: CatalogProduct]
   /// The same products sorted by id, read in place by ``subscript(id:)`` and by
-  /// classification (a short list is scanned). Derived from ``products``, so equal catalogs have equal lists.
+  /// classification (a short list is scanned). Derived from ``products``, so equal catalogs
+  /// have equal lists.
   let listed: [CatalogProduct]
   /// The position in ``listed`` of each id, when there are many products; `nil` for a few,
   /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing
