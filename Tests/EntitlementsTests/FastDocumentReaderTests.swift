@@ -500,6 +500,87 @@ struct FastDocumentReaderTests {
         == third.enumerated().map { $1 == "quantity" ? ($0 + 1) * 1000 : 1 })
   }
 
+  /// Millisecond numbers of every length the reader takes (1 to 18 digits) and one too long,
+  /// each followed by more or fewer than the sixteen bytes the word reading needs (the end of
+  /// the document comes at once, or after padding), with and without a minus sign: the value
+  /// is the digits' value, where both readers agree; 19 digits give up, and the general reader
+  /// answers.
+  @Test(arguments: 1...19)
+  func numbersOfEveryLengthAreReadExactly(digits: Int) throws {
+    let text = String("9876543210987654321".prefix(digits))
+    for padding in ["", String(repeating: " ", count: 20)] {
+      for sign in ["", "-"] {
+        let json =
+          #"{"transactionId": "1", "productId": "p", "purchaseDate": \#(sign)\#(text)\#(padding)}"#
+        let result = Self.agree(Array(json.utf8))
+        #expect(result.agree, "\(json)")
+        #expect(result.fast == (digits <= 18), "\(json)")
+        if digits <= 18 {
+          let entry = try #require(try AppStoreTransaction(json: Array(json.utf8)).entry)
+          #expect(
+            entry.purchaseDate?.millisecondsSince1970 == Int64(sign + text), "\(json)")
+        }
+      }
+    }
+  }
+
+  /// A number's end is found in the word that holds it, whichever byte ends it (a brace, a
+  /// comma, whitespace, a letter that makes the document invalid, or a byte past `9`, which a
+  /// digit test on the high nibble alone would let through).
+  @Test(arguments: ["}", ",\"quantity\": 1}", " }", "x}", ":}", "\u{7F}}", "é}"])
+  func numbersEndWhereTheirDigitsEnd(after: String) {
+    for digits in [5, 8, 13, 16] {
+      let json =
+        #"{"transactionId": "1", "productId": "p", "purchaseDate": "#
+        + String("1234567890123456".prefix(digits)) + after
+      #expect(Self.agree(Array(json.utf8)).agree, "\(json)")
+    }
+  }
+
+  /// Ids of equal length that differ only in one word (bytes 0–7, 8–15, 16–23 or the last
+  /// eight) are told apart when read in turn with one memo, and ids too short (under 8 bytes)
+  /// or too long (over 32) for the words are still read exactly and shared.
+  @Test(arguments: [
+    ("com.example.product.monthly", "com.exbmple.product.monthly"),
+    ("com.example.product.monthly", "com.example.prodact.monthly"),
+    ("com.example.product.monthly", "com.examplE.product.monthly"),
+    ("com.example.product.monthly", "com.example.product.monthlY"),
+    ("2000000000000001", "2000000000000011"),
+    ("200000000000000000001", "200000000100000000001"),
+    ("prod", "prud"),
+    (
+      "com.example.app.subscriptions.premium.yearly", "com.example.app.subscriptions.premium.yearlY"
+    ),
+  ])
+  func memoizedIDsAreToldApartByEveryWord(first: String, second: String) throws {
+    let order = [first, second, second, first, first, second]
+    let documents = order.enumerated().map { number, id in
+      #"{"transactionId": "\#(number + 1)", "originalTransactionId": "\#(id)", "productId": "\#(id)", "purchaseDate": 1}"#
+    }
+    let buffer = Array(documents.joined(separator: ",").utf8)
+    var reader = FastDocumentReader()
+    var read: [ReceiptEntry] = []
+    var start = 0
+    try buffer.withUnsafeBufferPointer { buffer in
+      for _ in documents {
+        let end = try #require(
+          FastDocumentReader.read(buffer, objectAt: start, reusing: &reader) { document in
+            if case .transaction(let transaction) = document, let entry = transaction.entry {
+              read.append(entry)
+            }
+          })
+        start = end + 1
+      }
+    }
+    #expect(read.map(\.productID.rawValue) == order)
+    #expect(read.map(\.originalTransactionID.rawValue) == order)
+    if first.utf8.count > 15 {
+      #expect(Self.shareStorage(read[0].productID, read[3].productID))
+      #expect(Self.shareStorage(read[1].productID, read[5].productID))
+      #expect(Self.shareStorage(read[0].originalTransactionID, read[4].originalTransactionID))
+    }
+  }
+
   /// Predictions cross objects: a short name seen after a key in an entry is predicted after
   /// that key at the top, where a name one byte away must not be taken for it.
   @Test func shortPredictedKeysAreCheckedOnTheirBytes() throws {
