@@ -69,7 +69,10 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// record: the two touch different state, so the order changes nothing.
   private mutating func fold(transaction document: consuming AppStoreTransaction) {
     let timestamp = document.timestamp ?? .distantPast
-    foldEvidence(of: document, from: timestamp)
+    // Its evidence, as ``foldEvidence(of:from:)`` folds it: a transaction carries no renewal
+    // info, recovery, upgrade, notification or status, only diagnostics and an environment.
+    if !document.diagnostics.isEmpty { diagnostics.formUnion(document.diagnostics) }
+    if let found = document.environment { foldEnvironment(found, from: timestamp) }
     // Its entry is moved into the record, not copied: the document ends here.
     if let entry = document.entry.take() {
       reserve(1)
@@ -81,7 +84,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// each one-entry document would copy every entry again at each fold.
   private mutating func reserve(_ count: Int) {
     guard entries.capacity < entries.count + count else { return }
-    let capacity = max(entries.count + count, 2 * entries.capacity)
+    // At least 16 at first: a history of one-entry documents grows 1, 2, 4… otherwise, each
+    // step a copy of all three buffers.
+    let capacity = max(entries.count + count, 2 * entries.capacity, 16)
     entries.reserveCapacity(capacity)
     entryTimestamps.reserveCapacity(capacity)
     if largestID == nil { positions.reserveCapacity(capacity) }
@@ -140,14 +145,20 @@ public struct SubscriberRecord: Hashable, Sendable {
     if !notified.isEmpty { notifications.formUnion(notified) }
     if !stated.isEmpty { appleStatuses.formUnion(stated) }
     if !noted.isEmpty { diagnostics.formUnion(noted) }
-    if let found = document.environment {
-      if let kept = newestEnvironment,
-        (kept.timestamp, kept.value.rawValue) >= (timestamp, found.rawValue)
-      {
-        return
-      }
-      newestEnvironment = (found, timestamp)
+    if let found = document.environment { foldEnvironment(found, from: timestamp) }
+  }
+
+  /// Keeps `found`, the environment of a document of `timestamp`, when that document is the
+  /// newest yet (at one timestamp, the larger raw value, so that the order of folding does not
+  /// matter).
+  private mutating func foldEnvironment(_ found: StoreEnvironment, from timestamp: Instant) {
+    if let kept = newestEnvironment,
+      kept.timestamp > timestamp
+        || (kept.timestamp == timestamp && kept.value.rawValue >= found.rawValue)
+    {
+      return
     }
+    newestEnvironment = (found, timestamp)
   }
 
   /// Folds one document the reader returned, as its own type (one switch, rather than one
