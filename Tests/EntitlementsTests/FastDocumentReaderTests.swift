@@ -425,6 +425,70 @@ struct FastDocumentReaderTests {
     }
   }
 
+  /// Every kind of document folded in place (``DocumentReader/fold(_:objectAt:into:memo:)``,
+  /// which folds a transaction or a renewal info from its fields, with no document made) gives
+  /// the record that reading it and folding the document gives, after the same documents
+  /// before it; a verifyReceipt status that carries no receipt is refused and folds nothing; a
+  /// document the byte-level reader does not read (here, a key given twice) folds nothing and
+  /// is left to the general reader.
+  @Test(arguments: [
+    (
+      #"{"transactionId": "2000000000000007", "originalTransactionId": "2000000000000001", "productId": "com.example.monthly", "purchaseDate": 1700000000000, "expiresDate": 1702592000000, "signedDate": 1700000001000, "environment": "Sandbox"}"#,
+      "folded"
+    ),
+    (
+      #"{"transactionId": "2000000000000002", "originalTransactionId": "2000000000000001", "productId": "com.example.monthly", "purchaseDate": 1, "revocationDate": 2, "environment": "Production"}"#,
+      "folded"
+    ),
+    (
+      #"{"originalTransactionId": "2000000000000001", "autoRenewProductId": "com.example.monthly", "autoRenewStatus": 0, "expirationIntent": 1, "signedDate": 1700000002000}"#,
+      "folded"
+    ),
+    (
+      #"{"status": 0, "environment": "Production", "latest_receipt_info": [{"product_id": "com.example.monthly", "transaction_id": "2000000000000003", "original_transaction_id": "2000000000000001", "purchase_date_ms": "1000"}]}"#,
+      "folded"
+    ),
+    (
+      #"{"notificationType": "DID_RENEW", "data": {"environment": "Sandbox", "status": 1}, "signedDate": 5}"#,
+      "folded"
+    ),
+    (#"{"status": 21010}"#, "refused"),
+    (#"{"transactionId": "2000000000000009", "productId": "a", "productId": "b"}"#, "left"),
+  ])
+  func everyKindFoldsInPlaceAsReadAndFolded(document: String, outcome: String) throws {
+    let before =
+      #"{"transactionId": "2000000000000001", "originalTransactionId": "2000000000000001", "productId": "com.example.monthly", "purchaseDate": 1, "environment": "Production"}"#
+    var memo = DocumentReader.Memo()
+    var inPlace = SubscriberRecord()
+    var expected = SubscriberRecord()
+    for (text, last) in [(before, false), (document, true)] {
+      let bytes = Array(text.utf8)
+      let folded = bytes.withUnsafeBufferPointer { buffer in
+        DocumentReader.fold(buffer, objectAt: 0, into: &inPlace, memo: &memo)
+      }
+      let read = Result { () throws(ReadError) in try DocumentReader.read(bytes) }
+      guard last else {
+        expected.fold(try read.get())
+        continue
+      }
+      switch outcome {
+      case "folded":
+        #expect(folded?.end == bytes.count && folded?.refusal == nil)
+        expected.fold(try read.get())
+      case "refused":
+        #expect(folded?.end == bytes.count)
+        guard case .failure(let error) = read else {
+          Issue.record("read, not refused")
+          return
+        }
+        #expect(folded?.refusal == error)
+      default:
+        #expect(folded == nil)
+      }
+    }
+    #expect(inPlace == expected)
+  }
+
   /// A reader reused for the next document forgets where the last JWS header was: a page whose
   /// header lies far into a long buffer, then a page in a short buffer, are each read as alone
   /// (a debug build traps reading past the short buffer's end when the header is not forgotten).

@@ -77,16 +77,8 @@ public enum DocumentReader {
     _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, into record: inout SubscriberRecord,
     memo: inout Memo
   ) -> (end: Int, refusal: ReadError?)? {
-    var refusal: ReadError?
-    func foldOrRefuse(_ document: consuming AppStoreDocument) {
-      if let error = statusError(of: document) {
-        refusal = error
-      } else {
-        record.fold(consume document)
-      }
-    }
-    let end = FastDocumentReader.read(buffer, objectAt: start, reusing: &memo.reader, foldOrRefuse)
-    return end.map { ($0, refusal) }
+    FastDocumentReader.fold(
+      buffer, objectAt: start, reusing: &memo.reader, into: &record, refusal: statusError(of:))
   }
 
   /// What the byte-level reader carries from one document to the next

@@ -28,6 +28,9 @@ extension FastDocumentReader {
     var grace: Int64?
     var priceIncrease: Int?
     var signedDate: Int64?
+    /// `environment`, which is not a field of the entry or the renewal info but of the
+    /// document.
+    var environment: StoreEnvironment?
 
     /// As `ReceiptEntry.read(transactionFields:path:diagnostics:)` reads it. The strings are
     /// moved into the entry, not copied: the fields are read once.

@@ -134,6 +134,35 @@ struct FastDocumentReader {
     return reader.index
   }
 
+  /// ``read(_:objectAt:reusing:_:)``, folding the document into `record`: a transaction or a
+  /// renewal info (the documents of most lines of `entitlements evaluate`) straight from its
+  /// fields, with no document value made and moved; any other kind as read, unless `refusal`
+  /// refuses it. Returns the index just past the object and the refusal, if any (nothing is
+  /// folded then); `nil` to leave the document to the general reader (nothing is folded
+  /// either).
+  static func fold(
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int,
+    reusing reader: inout FastDocumentReader, into record: inout SubscriberRecord,
+    refusal: (AppStoreDocument) -> ReadError?
+  ) -> (end: Int, refusal: ReadError?)? {
+    precondition(start >= 0, "an object before the buffer")
+    guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
+    reader.restart(buffer, at: start)
+    defer { reader.release() }
+    // As ``document(_:)`` reads a document at `.document`.
+    do throws(GiveUp) {
+      try reader.foldTransactionOrRenewal(into: &record)
+      return (reader.index, nil)
+    } catch {
+      guard error.otherKind else { return nil }
+    }
+    reader.index = start
+    guard let document = try? reader.anyDocument(.document) else { return nil }
+    if let refused = refusal(document) { return (reader.index, refused) }
+    record.fold(consume document)
+    return (reader.index, nil)
+  }
+
   /// A reader of no bytes, to be given a document by ``read(_:objectAt:reusing:_:)``.
   init() {
     self.init(bytes: UnsafeBufferPointer(start: nil, count: 0))

@@ -65,16 +65,27 @@ public struct SubscriberRecord: Hashable, Sendable {
 
   /// What folding the transaction as any `PurchaseDocument` does, without making an array of
   /// its one entry (a line of `entitlements evaluate` holds one such document per
-  /// transaction). Its evidence is folded first, so that its entry can then be moved into the
-  /// record: the two touch different state, so the order changes nothing.
+  /// transaction).
   private mutating func fold(transaction document: consuming AppStoreTransaction) {
-    let timestamp = document.timestamp ?? .distantPast
+    fold(
+      transactionEntry: document.entry.take(), environment: document.environment,
+      timestamp: document.timestamp, diagnostics: document.diagnostics)
+  }
+
+  /// Folds a transaction from what it carries, as folding its ``AppStoreTransaction`` does: the
+  /// byte-level reader's way in, which makes no document. Its evidence is folded first, so
+  /// that its entry can then be moved into the record: the two touch different state, so the
+  /// order changes nothing.
+  mutating func fold(
+    transactionEntry entry: consuming ReceiptEntry?, environment: StoreEnvironment?,
+    timestamp: Instant?, diagnostics noted: [Diagnostic] = []
+  ) {
+    let timestamp = timestamp ?? .distantPast
     // Its evidence, as ``foldEvidence(of:from:)`` folds it: a transaction carries no renewal
     // info, recovery, upgrade, notification or status, only diagnostics and an environment.
-    if !document.diagnostics.isEmpty { diagnostics.formUnion(document.diagnostics) }
-    if let found = document.environment { foldEnvironment(found, from: timestamp) }
-    // Its entry is moved into the record, not copied: the document ends here.
-    if let entry = document.entry.take() {
+    if !noted.isEmpty { diagnostics.formUnion(noted) }
+    if let environment { foldEnvironment(environment, from: timestamp) }
+    if let entry = entry.take() {
       reserve(1)
       fold(entry, from: timestamp)
     }
