@@ -291,6 +291,25 @@ struct FastDocumentReaderTests {
   static let everyKey =
     FastDocumentReader.Key.allCases.filter { $0 != .unknown }.map { "\($0.name)" } + ["unlisted"]
 
+  /// The members of payloads that the reader skips without asking `payloadField` are members
+  /// `payloadField` declines: no field it reads is skipped.
+  @Test func membersSkippedInPayloadsAreMembersNoFieldIsReadFrom() {
+    let value = Array(#""1""#.utf8)
+    var skipped: [FastDocumentReader.Key] = []
+    value.withUnsafeBufferPointer { buffer in
+      for key in FastDocumentReader.Key.allCases
+      where FastDocumentReader.isUnreadPayloadMember(key) {
+        skipped.append(key)
+        var reader = FastDocumentReader(bytes: buffer)
+        var fields = FastDocumentReader.PayloadFields()
+        #expect((try? reader.payloadField(key, &fields)) == false, "\(key)")
+      }
+    }
+    // The transaction's own fields are read, not skipped.
+    #expect(!skipped.contains(.transactionId) && !skipped.contains(.productId))
+    #expect(skipped.contains(.bundleId) && skipped.contains(.unknown))
+  }
+
   /// Each key's spelt-out name, which the reader matches member names against, is its case's
   /// name: Apple's JSON key.
   @Test func eachKeysNameIsItsCasesName() {

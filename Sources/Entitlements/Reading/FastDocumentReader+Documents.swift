@@ -91,7 +91,11 @@ extension FastDocumentReader {
         if alone { throw GiveUp(otherKind: true) }
         try reader.skipValue(depth: 1)
       default:
-        if try !reader.payloadField(key, &payload) { try reader.skipValue(depth: 1) }
+        if Self.isUnreadPayloadMember(key) {
+          try reader.skipValue(depth: 1)
+        } else if try !reader.payloadField(key, &payload) {
+          try reader.skipValue(depth: 1)
+        }
       }
     }
     if endsWithBytes {
@@ -99,6 +103,21 @@ extension FastDocumentReader {
       guard index == bytes.count else { throw GiveUp() }
     }
     return seen
+  }
+
+  /// Whether `key` is a member of Apple's payloads that no field is read from (most of a
+  /// decoded transaction's members): skipped without asking ``payloadField(_:_:)``, which
+  /// declines it (a test checks that it does).
+  @inline(__always)
+  static func isUnreadPayloadMember(_ key: Key) -> Bool {
+    switch key {
+    case .unknown, .bundleId, .subscriptionGroupIdentifier, .appAccountToken, .appTransactionId,
+      .currency, .price, .storefront, .storefrontId, .transactionReason, .offerPeriod,
+      .advancedCommerceInfo, .renewalDate, .renewalPrice, .recentSubscriptionStartDate,
+      .eligibleWinBackOfferIds:
+      true
+    default: false
+    }
   }
 
   /// A JSON document at `context` (`.document`, `.unwrapped` or `.notification`). At
