@@ -54,6 +54,10 @@ extension FastDocumentReader {
     /// Six words per key: its length, how many words it has, then its words as ``words(_:_:_:_:)``
     /// loads them.
     private let names: UnsafeMutablePointer<UInt64>
+    /// Five words per key: the length of its member token (`"name":`, its quotes and colon
+    /// included, 7 to 32 bytes), then the token's words at 0, 8 and 16, then its last eight
+    /// bytes; a token shorter than eight bytes is its first word, zero past its end.
+    private let tokens: UnsafeMutablePointer<UInt64>
     /// The value of each base64url symbol (and of base64's `+` and `/`), 255 for any other
     /// byte: as `JWS.payload(of:)` decodes.
     let base64URL: UnsafeMutablePointer<UInt8>
@@ -65,6 +69,8 @@ extension FastDocumentReader {
       slots.initialize(repeating: 0, count: Self.slotCount)
       names = .allocate(capacity: Key.allCases.count * 6)
       names.initialize(repeating: 0, count: Key.allCases.count * 6)
+      tokens = .allocate(capacity: Key.allCases.count * 5)
+      tokens.initialize(repeating: 0, count: Key.allCases.count * 5)
       precondition(Key.allCases.count <= 128)  // the size of ``Followers``
       for key in Key.allCases where key != .unknown {
         // Zero padding so that loads past a short name stay inside the buffer.
@@ -81,6 +87,18 @@ extension FastDocumentReader {
           var slot = Self.slot(count, words[0], words[words.count - 1])
           while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
           slots[slot] = UInt8(key.rawValue + 1)
+        }
+        let token =
+          [UInt8(ascii: "\"")] + name.prefix(count) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
+          + [UInt8](repeating: 0, count: 32)
+        // Four words hold every token (no known name is longer than 29 bytes).
+        precondition(count + 3 <= 32, "a key too long for its token's words")
+        let tokenEntry = tokens + key.rawValue * 5
+        tokenEntry[0] = UInt64(count + 3)
+        token.withUnsafeBytes { raw in
+          guard let base = raw.baseAddress else { return }
+          for word in 0..<3 { tokenEntry[1 + word] = Self.load(base, 8 * word) }
+          tokenEntry[4] = count + 3 >= 8 ? Self.load(base, count + 3 - 8) : 0
         }
       }
     }
@@ -150,6 +168,29 @@ extension FastDocumentReader {
         }
         slot = (slot + 1) & (Self.slotCount - 1)
       }
+    }
+
+    /// The length of the member token `"name":` of the key of raw value `raw` when the bytes
+    /// at `start` of `raw` (`available` bytes long) begin with it, else `nil`: the name of a
+    /// predicted key, its quotes and the colon right after them, checked in one to four word
+    /// comparisons. Only where eight bytes and the whole token are available (else `nil`: the
+    /// caller reads the name as any other).
+    @inline(__always)
+    func tokenLength(
+      of raw: Int, at start: Int, in bytes: UnsafeRawPointer, _ available: Int
+    ) -> Int? {
+      let entry = tokens + raw * 5
+      let count = Int(entry[0])
+      guard start &+ max(count, 8) <= available else { return nil }
+      let first = Self.load(bytes, start)
+      if count < 8 {
+        return first & ((1 << UInt64(count &* 8)) &- 1) == entry[1] ? count : nil
+      }
+      guard first == entry[1], Self.load(bytes, start &+ count &- 8) == entry[4],
+        count <= 16 || Self.load(bytes, start &+ 8) == entry[2],
+        count <= 24 || Self.load(bytes, start &+ 16) == entry[3]
+      else { return nil }
+      return count
     }
 
     /// The length of the name of the key of raw value `raw` (0 for ``Key/unknown``).

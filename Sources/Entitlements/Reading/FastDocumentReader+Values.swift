@@ -74,6 +74,13 @@ extension FastDocumentReader {
     // (and the colon when it follows at once). A known name is plain ASCII, so the scan
     // would have found the same range.
     skipWhitespace()
+    // Most often the token `"name":` itself, compared in words.
+    if predicted != .unknown,
+      let count = keys.tokenLength(of: predicted.rawValue, at: index, in: raw, bytes.count)
+    {
+      index += count
+      return predicted
+    }
     if predicted != .unknown, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
       let start = index + 1
       let count = keys.length(of: predicted.rawValue)
