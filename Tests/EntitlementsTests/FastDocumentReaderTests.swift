@@ -620,6 +620,25 @@ struct FastDocumentReaderTests {
     }
   }
 
+  /// Transaction ids of Apple's sixteen digits, read in two words, and every near miss (a
+  /// leading zero, fifteen or seventeen digits, a letter or an escape among them, no closing
+  /// quote where the sixteenth digit ends): each keeps its exact text, as the general reader
+  /// reads it.
+  @Test(arguments: [
+    "2000000000000001", "9999999999999999", "1000000000000000", "0200000000000001",
+    "200000000000001", "20000000000000001", "20000000000a0001", "2000000000000001 ",
+    #"2000000000000\/01"#, "1",
+  ])
+  func sixteenDigitIDsAreReadExactly(id: String) throws {
+    let json = #"{"transactionId": "\#(id)", "productId": "p", "purchaseDate": 1}"#
+    let result = Self.agree(Array(json.utf8))
+    #expect(result.agree, "\(json)")
+    if result.fast {
+      let entry = try #require(try AppStoreTransaction(json: Array(json.utf8)).entry)
+      #expect(entry.transactionID.rawValue == id.replacingOccurrences(of: "\\/", with: "/"))
+    }
+  }
+
   /// Ids of equal length that differ only in one word (bytes 0–7, 8–15, 16–23 or the last
   /// eight) are told apart when read in turn with one memo, and ids too short (under 8 bytes)
   /// or too long (over 32) for the words are still read exactly and shared.

@@ -203,6 +203,22 @@ extension FastDocumentReader {
   /// backslash, so no number, as the unescaped text (which holds a slash) has none.
   mutating func identifier() throws(GiveUp) -> CompactIdentifier {
     skipWhitespace()
+    // Apple's ids, sixteen digits between quotes, first: two words, no scan. The same number
+    // as below, where ``plainNumber(_:_:_:)`` reads them from the string's range.
+    if index + 18 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
+      bytes[index + 1] != UInt8(ascii: "0"), bytes[index + 17] == UInt8(ascii: "\""),
+      let base = bytes.baseAddress
+    {
+      let raw = UnsafeRawPointer(base)
+      let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 1, as: UInt64.self))
+      let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 9, as: UInt64.self))
+      if Self.leadingDigits(high) == 8, Self.leadingDigits(low) == 8 {
+        index += 18
+        let value =
+          UInt64(Self.value(ofDigits: high)) * 100_000_000 + UInt64(Self.value(ofDigits: low))
+        return CompactIdentifier(number: IdentifierNumber(plainValue: value), text: "")
+      }
+    }
     let start = index
     let (textStart, textEnd) = try rawString(allowSlashEscape: true)
     let number =
@@ -499,6 +515,23 @@ extension FastDocumentReader {
   /// milliseconds as the App Store Server API writes dates.
   mutating func millisecondsNumber() throws(GiveUp) -> Int64 {
     skipWhitespace()
+    // Dates since 1973 (9 to 15 digits, Apple's have thirteen) first, read in two words
+    // while sixteen bytes follow: the number ``integer()`` reads, where the byte after the
+    // digits is no fraction or exponent (else that reading gives up).
+    if index + 16 <= bytes.count, bytes[index] != UInt8(ascii: "0"), let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+      let lowCount = Self.leadingDigits(low)
+      if Self.leadingDigits(high) == 8, lowCount < 8 {
+        let after = bytes[index + 8 + lowCount]
+        if after != UInt8(ascii: "."), after != UInt8(ascii: "e"), after != UInt8(ascii: "E") {
+          index += 8 + lowCount
+          return Self.value(ofDigits: high) * Int64(Self.powerOfTen(lowCount))
+            + Self.value(ofLeading: lowCount, digitsOf: low)
+        }
+      }
+    }
     guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
     guard bytes[index] == UInt8(ascii: "-") else { return Int64(try integer()) }
     index += 1
