@@ -640,8 +640,9 @@ struct FastDocumentReaderTests {
   }
 
   /// Ids of equal length that differ only in one word (bytes 0–7, 8–15, 16–23 or the last
-  /// eight) are told apart when read in turn with one memo, and ids too short (under 8 bytes)
-  /// or too long (over 32) for the words are still read exactly and shared.
+  /// eight), and ids one of which begins the other, are told apart when read in turn with one
+  /// memo; ids too short (under 8 bytes) or too long (over 32) for the words are still read
+  /// exactly and shared.
   @Test(arguments: [
     ("com.example.product.monthly", "com.exbmple.product.monthly"),
     ("com.example.product.monthly", "com.example.prodact.monthly"),
@@ -650,6 +651,8 @@ struct FastDocumentReaderTests {
     ("2000000000000001", "2000000000000011"),
     ("200000000000000000001", "200000000100000000001"),
     ("prod", "prud"),
+    ("com.example.product.monthly", "com.example.product.monthly.2"),
+    ("com.example.product.monthly.2", "com.example.product.monthly"),
     (
       "com.example.app.subscriptions.premium.yearly", "com.example.app.subscriptions.premium.yearlY"
     ),

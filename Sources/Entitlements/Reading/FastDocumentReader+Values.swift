@@ -347,17 +347,42 @@ extension FastDocumentReader {
   /// A product id (`subscription` false) or an original transaction id of a decoded payload:
   /// the `String` of ``memo`` with the same bytes, else the string read, remembered first.
   mutating func memoString(subscription: Bool) throws(GiveUp) -> String {
-    let (start, end) = try rawString(allowSlashEscape: true)
     let first = subscription ? 2 : 0
-    for place in first..<first + 2 where Self.spells(memo.strings[place], bytes, start, end) {
+    // The two ids of the kind read last, compared where the next one lies: its opening
+    // quote, the bytes one was read from, and a closing quote right after them (which ends
+    // the string: a string read holds no backslash before its closing quote), with no scan.
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\""), let base = bytes.baseAddress {
+      for place in first..<first + 2 {
+        let spelling = memo.spellings[place]
+        let end = index + 1 + spelling.count
+        guard spelling.count >= 0, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+          spelling.isSpelt(at: index + 1, in: UnsafeRawPointer(base))
+        else { continue }
+        index = end + 1
+        if place != first {
+          memo.strings.swapAt(first, place)
+          memo.spellings.swapAt(first, place)
+        }
+        return memo.strings[first]
+      }
+    }
+    let (start, end) = try rawString(allowSlashEscape: true)
+    for place in first..<first + 2
+    where memo.spellings[place].count < 0 && Self.spells(memo.strings[place], bytes, start, end) {
       let value = memo.strings[place]
-      if place != first { memo.strings.swapAt(first, place) }
+      if place != first {
+        memo.strings.swapAt(first, place)
+        memo.spellings.swapAt(first, place)
+      }
       return value
     }
     index = start - 1
     let value = try string()
     memo.strings[first + 1] = memo.strings[first]
+    memo.spellings[first + 1] = memo.spellings[first]
     memo.strings[first] = value
+    memo.spellings[first] = PayloadMemo.Spelling(bytes, start, end)
     return value
   }
 
