@@ -320,6 +320,7 @@ extension ReceiptEntry {
   fileprivate enum KnownSpelling: UInt8, Hashable, Sendable {
     case absent, first, second, other
 
+    @inline(__always)
     init(_ value: String?, among spellings: (String, String)) {
       switch value {
       case nil: self = .absent
