@@ -38,17 +38,26 @@ struct BatchEvaluation: Sendable {
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
 
+  /// What one thread keeps from one line to the next: what the document reader learnt (the
+  /// order of keys, ids whose `String`s later documents share), and a record whose memory
+  /// the next subscriber reuses.
+  struct Scratch {
+    var memo = DocumentReader.Memo()
+    var record = SubscriberRecord()
+  }
+
   /// The output line (without its newline) for input line `number` (counted from 1), and
-  /// whether it is an error. `memo` carries what the document reader learnt from the lines
-  /// before (the order of keys, ids whose `String`s later documents share).
+  /// whether it is an error, with the `scratch` of the lines before.
   func evaluate(
-    _ line: ArraySlice<UInt8>, number: Int, memo: inout DocumentReader.Memo
+    _ line: ArraySlice<UInt8>, number: Int, scratch: inout Scratch
   ) -> (bytes: [UInt8], failed: Bool) {
     var writer = JSONWriter(indent: 0, capacity: 256)
-    var record = SubscriberRecord()
+    // The record of the line before is emptied here, not as that line ends: by now nothing
+    // else holds its buffers, which are then reused in place.
+    scratch.record.removeAll(keepingCapacity: true)
     let parsed: SubscriberLine
     do {
-      parsed = try SubscriberLine(line, into: &record, memo: &memo)
+      parsed = try SubscriberLine(line, into: &scratch.record, memo: &scratch.memo)
     } catch {
       return (Self.error(error.message, line: number, subscriber: error.subscriber), true)
     }
@@ -59,8 +68,9 @@ struct BatchEvaluation: Sendable {
         switch document {
         case .folded: continue
         case .refused(let error): throw error
-        case .json(let bytes): record.fold(try DocumentReader.readGeneral(Array(bytes)))
-        case .jws(let compact): record.fold(try DocumentReader.read(Array(compact.utf8)))
+        case .json(let bytes):
+          scratch.record.fold(try DocumentReader.readGeneral(Array(bytes)))
+        case .jws(let compact): scratch.record.fold(try DocumentReader.read(Array(compact.utf8)))
         }
       } catch {
         return (
@@ -69,11 +79,11 @@ struct BatchEvaluation: Sendable {
         )
       }
     }
-    let history = record.history
+    let history = scratch.record.history
     let evaluation = evaluator.evaluate(history)
     writer.beginObject()
     writer.key("diagnostics")
-    writer.integer(evaluation.diagnostics.count + record.readingDiagnostics.count)
+    writer.integer(evaluation.diagnostics.count + scratch.record.readingDiagnostics.count)
     writer.key("entitlements")
     writer.beginArray()
     for entitlement in evaluation.entitlements {
@@ -308,13 +318,13 @@ struct BatchEvaluation: Sendable {
     let workers = max(1, min(jobs, claims))
     for _ in 0..<workers {
       DispatchQueue.global().async(group: group) {
-        var memo = DocumentReader.Memo()
+        var scratch = Scratch()
         while let lines = results.claim(Self.linesPerClaim) {
           for index in lines {
             results.set(
               index,
               evaluate(
-                batch.bytes[batch.lines[index]], number: batch.numbers[index], memo: &memo))
+                batch.bytes[batch.lines[index]], number: batch.numbers[index], scratch: &scratch))
           }
         }
       }

@@ -310,9 +310,9 @@ struct EvaluateCommandTests {
   ) throws {
     let evaluation = BatchEvaluation(
       evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
-    var memo = DocumentReader.Memo()
+    var scratch = BatchEvaluation.Scratch()
     let line = Array(#"{"subscriber": "s", "documents": \#(documents)}"#.utf8)
-    let (bytes, failed) = evaluation.evaluate(line[...], number: 1, memo: &memo)
+    let (bytes, failed) = evaluation.evaluate(line[...], number: 1, scratch: &scratch)
     #expect(failed)
     let value = try JSONValue(parsing: bytes)
     guard case .string(let error)? = value["error"] else {

@@ -156,4 +156,26 @@ struct DocumentFoldingProperties {
       #expect(evaluator.evaluate(record.history) == evaluation, "seed \(seed) round \(round)")
     }
   }
+
+  /// A record emptied with its memory kept (as `entitlements evaluate` reuses one per thread)
+  /// is a new record: equal to one, and folding the next subscriber's documents into it gives
+  /// what folding them into a new record gives, evidence of every kind included.
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func anEmptiedRecordIsANewOne(seed: UInt64) throws {
+    func read(_ seed: UInt64) throws -> [AppStoreDocument] {
+      try Self.documents(seed: seed).map { try DocumentReader.read(Array($0.utf8)) }
+    }
+    var reused = SubscriberRecord()
+    for document in try read(seed) { reused.fold(document) }
+    #expect(reused != SubscriberRecord())
+    reused.removeAll(keepingCapacity: true)
+    #expect(reused == SubscriberRecord())
+    var fresh = SubscriberRecord()
+    for document in try read(seed + 100) {
+      reused.fold(document)
+      fresh.fold(document)
+    }
+    #expect(reused == fresh)
+    #expect(reused.history == fresh.history)
+  }
 }

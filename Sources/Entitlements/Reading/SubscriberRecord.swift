@@ -51,6 +51,24 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// An empty record.
   public init() {}
 
+  /// Empties the record, keeping its memory for the next subscriber's documents: a batch that
+  /// folds one subscriber after another into one record does not allocate and grow its
+  /// buffers again for each. The record is then equal to a new one.
+  package mutating func removeAll(keepingCapacity: Bool) {
+    entries.removeAll(keepingCapacity: keepingCapacity)
+    entryTimestamps.removeAll(keepingCapacity: keepingCapacity)
+    positions.removeAll(keepingCapacity: keepingCapacity)
+    largestID = 0
+    datedInfos.removeAll(keepingCapacity: keepingCapacity)
+    undatedInfos.removeAll(keepingCapacity: keepingCapacity)
+    recoveries.removeAll(keepingCapacity: keepingCapacity)
+    upgrades.removeAll(keepingCapacity: keepingCapacity)
+    notifications.removeAll(keepingCapacity: keepingCapacity)
+    appleStatuses.removeAll(keepingCapacity: keepingCapacity)
+    diagnostics.removeAll(keepingCapacity: keepingCapacity)
+    newestEnvironment = nil
+  }
+
   /// Folds one document into the record.
   ///
   /// - Parameter document: A document from ``DocumentReader`` or any reader.
