@@ -55,8 +55,11 @@ public struct ReceiptEntry: Hashable, Sendable {
   private var cancellationMilliseconds: Int64 = 0
   private static var reasonSpellings: (String, String) { ("0", "1") }
   private static var ownershipSpellings: (String, String) { ("PURCHASED", "FAMILY_SHARED") }
-  /// The rarely present fields; `nil` when none is present.
-  private var rare: RareFields?
+  /// The rarely present fields; `nil` when none is present. Spelt `Optional`, not `?`: a
+  /// `var` of `T?` type starts as `nil` before the initializer sets it, which makes the
+  /// optimizer build the entry in memory and return a copy of it, every reference in it
+  /// retained and released once more (callgrind on `entitlements evaluate`).
+  private var rare: Optional<RareFields>
   /// ``transactionID`` and ``webOrderLineItemID``: a number when the id is a plain number,
   /// as Apple's are, with no `String` kept (a 16-digit `String` is an allocation); the
   /// evaluator proves that ids increase by comparing the numbers.
@@ -213,31 +216,47 @@ public struct ReceiptEntry: Hashable, Sendable {
     isInIntroOfferPeriod: Bool, isUpgraded: Bool, rawInAppOwnershipType: String?,
     offerCodeRefName: String?, promotionalOfferID: String?
   ) {
+    // Every stored property is assigned once, from values computed first (no setter, no
+    // default value overwritten; see ``rare``): the optimizer then builds the entry as a
+    // value, not in memory returned as a copy of itself.
+    var flags: Flags = []
+    var purchase: Int64 = 0
+    var originalPurchase: Int64 = 0
+    var expires: Int64 = 0
+    var cancellation: Int64 = 0
+    flags.store(purchaseDate, in: &purchase, .hasPurchase)
+    flags.store(originalPurchaseDate, in: &originalPurchase, .hasOriginalPurchase)
+    flags.store(expiresDate, in: &expires, .hasExpires)
+    flags.store(cancellationDate, in: &cancellation, .hasCancellation)
+    flags.set(.trial, isTrialPeriod)
+    flags.set(.introOffer, isInIntroOfferPeriod)
+    flags.set(.upgraded, isUpgraded)
+    let reasonTag = KnownSpelling(rawCancellationReason, among: Self.reasonSpellings)
+    let ownership = KnownSpelling(rawInAppOwnershipType, among: Self.ownershipSpellings)
+    let small = Self.small(quantity)
+    let rare: RareFields? =
+      reasonTag == .other || ownership == .other || offerCodeRefName != nil
+        || promotionalOfferID != nil || small == nil
+      ? RareFields(
+        cancellationReason: reasonTag == .other ? rawCancellationReason : nil,
+        ownership: ownership == .other ? rawInAppOwnershipType : nil,
+        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID,
+        quantity: small == nil ? quantity : nil)
+      : nil
     self.productID = productID
     self.transaction = transaction
     self.orderLine = orderLine
     self.originalTransactionID =
       originalTransactionID ?? OriginalTransactionID(transaction.text ?? "")
-    self.purchaseDate = purchaseDate
-    self.originalPurchaseDate = originalPurchaseDate
-    self.expiresDate = expiresDate
-    self.cancellationDate = cancellationDate
-    self.isTrialPeriod = isTrialPeriod
-    self.isInIntroOfferPeriod = isInIntroOfferPeriod
-    self.isUpgraded = isUpgraded
-    cancellationReasonTag = KnownSpelling(rawCancellationReason, among: Self.reasonSpellings)
-    ownershipTag = KnownSpelling(rawInAppOwnershipType, among: Self.ownershipSpellings)
-    let small = Self.small(quantity)
-    smallQuantity = small ?? Self.largeQuantity
-    if cancellationReasonTag == .other || ownershipTag == .other || offerCodeRefName != nil
-      || promotionalOfferID != nil || small == nil
-    {
-      rare = RareFields(
-        cancellationReason: cancellationReasonTag == .other ? rawCancellationReason : nil,
-        ownership: ownershipTag == .other ? rawInAppOwnershipType : nil,
-        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID,
-        quantity: small == nil ? quantity : nil)
-    }
+    self.purchaseMilliseconds = purchase
+    self.originalPurchaseMilliseconds = originalPurchase
+    self.expiresMilliseconds = expires
+    self.cancellationMilliseconds = cancellation
+    self.flags = flags
+    self.cancellationReasonTag = reasonTag
+    self.ownershipTag = ownership
+    self.smallQuantity = small ?? Self.largeQuantity
+    self.rare = rare
   }
 
   /// Whether Apple support refunded or revoked this entry: it has a `cancellation_date` and is
