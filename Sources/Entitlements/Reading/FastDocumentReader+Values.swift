@@ -203,21 +203,14 @@ extension FastDocumentReader {
   /// backslash, so no number, as the unescaped text (which holds a slash) has none.
   mutating func identifier() throws(GiveUp) -> CompactIdentifier {
     skipWhitespace()
-    // Apple's ids, sixteen digits between quotes, first: two words, no scan. The same number
-    // as below, where ``plainNumber(_:_:_:)`` reads them from the string's range.
+    // Apple's ids, sixteen digits between quotes, first: their number read in place, with no
+    // scan for the closing quote (the same number as below, from the string's range).
     if index + 18 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
-      bytes[index + 1] != UInt8(ascii: "0"), bytes[index + 17] == UInt8(ascii: "\""),
-      let base = bytes.baseAddress
+      bytes[index + 17] == UInt8(ascii: "\""),
+      let number = Self.plainNumber(bytes, index + 1, index + 17)
     {
-      let raw = UnsafeRawPointer(base)
-      let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 1, as: UInt64.self))
-      let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 9, as: UInt64.self))
-      if Self.leadingDigits(high) == 8, Self.leadingDigits(low) == 8 {
-        index += 18
-        let value =
-          UInt64(Self.value(ofDigits: high)) * 100_000_000 + UInt64(Self.value(ofDigits: low))
-        return CompactIdentifier(number: IdentifierNumber(plainValue: value), text: "")
-      }
+      index += 18
+      return CompactIdentifier(number: number, text: "")
     }
     let start = index
     let (textStart, textEnd) = try rawString(allowSlashEscape: true)
@@ -425,23 +418,11 @@ extension FastDocumentReader {
     var count = 0
     // While sixteen bytes follow, up to sixteen digits are read in two words, with no loop
     // (a millisecond date has thirteen, an id sixteen); a seventeenth takes the loop below.
-    if index + 16 <= bytes.count, let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let firstCount = Self.leadingDigits(first)
-      guard firstCount == 8 else {
-        index += firstCount
-        return (Self.value(ofLeading: firstCount, digitsOf: first), firstCount)
-      }
-      let second = UInt64(
-        littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
-      let secondCount = Self.leadingDigits(second)
-      value =
-        Self.value(ofDigits: first) * Int64(Self.powerOfTen(secondCount))
-        + Self.value(ofLeading: secondCount, digitsOf: second)
-      count = 8 + secondCount
+    let (twoWords, twoWordsCount) = sixteenDigits()
+    if twoWordsCount >= 0 {
+      (value, count) = (twoWords, twoWordsCount)
       index += count
-      guard secondCount == 8 else { return (value, count) }
+      guard count == 16 else { return (value, count) }
     } else if index + 8 <= bytes.count, let base = bytes.baseAddress,
       let eight = Self.eightDigits(UnsafeRawPointer(base), index)
     {
@@ -457,6 +438,28 @@ extension FastDocumentReader {
       index += 1
     }
     return (value, count)
+  }
+
+  /// The value and count of the 0 to 16 decimal digits at ``index``, read in two words with no
+  /// loop, when sixteen bytes follow (else a count of -1); a count of 16 may be followed by
+  /// more digits.
+  @inline(__always)
+  private func sixteenDigits() -> (value: Int64, count: Int) {
+    guard index + 16 <= bytes.count, let base = bytes.baseAddress else { return (0, -1) }
+    let raw = UnsafeRawPointer(base)
+    let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+    let firstCount = Self.leadingDigits(first)
+    guard firstCount == 8 else {
+      return (Self.value(ofLeading: firstCount, digitsOf: first), firstCount)
+    }
+    let second = UInt64(
+      littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+    let secondCount = Self.leadingDigits(second)
+    return (
+      Self.value(ofDigits: first) * Int64(Self.powerOfTen(secondCount))
+        + Self.value(ofLeading: secondCount, digitsOf: second),
+      8 + secondCount
+    )
   }
 
   /// How many of a word's bytes, from its first (lowest), are decimal digits before the first
@@ -543,18 +546,12 @@ extension FastDocumentReader {
     // Dates since 1973 (9 to 15 digits, Apple's have thirteen) first, read in two words
     // while sixteen bytes follow: the number ``integer()`` reads, where the byte after the
     // digits is no fraction or exponent (else that reading gives up).
-    if index + 16 <= bytes.count, bytes[index] != UInt8(ascii: "0"), let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
-      let lowCount = Self.leadingDigits(low)
-      if Self.leadingDigits(high) == 8, lowCount < 8 {
-        let after = bytes[index + 8 + lowCount]
-        if after != UInt8(ascii: "."), after != UInt8(ascii: "e"), after != UInt8(ascii: "E") {
-          index += 8 + lowCount
-          return Self.value(ofDigits: high) * Int64(Self.powerOfTen(lowCount))
-            + Self.value(ofLeading: lowCount, digitsOf: low)
-        }
+    let (value, count) = sixteenDigits()
+    if count >= 9, count <= 15, bytes[index] != UInt8(ascii: "0") {
+      let after = bytes[index + count]
+      if after != UInt8(ascii: "."), after != UInt8(ascii: "e"), after != UInt8(ascii: "E") {
+        index += count
+        return value
       }
     }
     guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
