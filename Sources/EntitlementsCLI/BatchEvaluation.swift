@@ -27,8 +27,9 @@ import Synchronization
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
 /// and the stream goes on. Memory holds three buffers of about a batch each (one evaluated,
-/// one read into, one done and kept for the next), whatever the input's length; a line longer
-/// than a batch takes up to about twice its length, and that buffer is freed, not kept.
+/// one read into, one done and kept for the next), and per thread one record of up to 1 024
+/// entries, whatever the input's length; a line longer than a batch takes up to about twice its
+/// length, and that buffer is freed, not kept.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -40,7 +41,7 @@ struct BatchEvaluation: Sendable {
 
   /// What one thread keeps from one line to the next: what the document reader learnt (the
   /// order of keys, ids whose `String`s later documents share), and a record whose memory
-  /// the next subscriber reuses.
+  /// the next subscriber reuses (``SubscriberRecord/reset()``).
   struct Scratch {
     var memo = DocumentReader.Memo()
     var record = SubscriberRecord()
@@ -54,7 +55,7 @@ struct BatchEvaluation: Sendable {
     var writer = JSONWriter(indent: 0, capacity: 256)
     // The record of the line before is emptied here, not as that line ends: by now nothing
     // else holds its buffers, which are then reused in place.
-    scratch.record.removeAll(keepingCapacity: true)
+    scratch.record.reset()
     let parsed: SubscriberLine
     do {
       parsed = try SubscriberLine(line, into: &scratch.record, memo: &scratch.memo)

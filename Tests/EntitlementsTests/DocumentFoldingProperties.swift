@@ -157,18 +157,18 @@ struct DocumentFoldingProperties {
     }
   }
 
-  /// A record emptied with its memory kept (as `entitlements evaluate` reuses one per thread)
-  /// is a new record: equal to one, and folding the next subscriber's documents into it gives
-  /// what folding them into a new record gives, evidence of every kind included.
+  /// A record reset (as `entitlements evaluate` reuses one per thread) is a new record: equal
+  /// to one, and folding the next subscriber's documents into it gives what folding them into
+  /// a new record gives, evidence of every kind included.
   @Test(arguments: 0..<4 as Range<UInt64>)
-  func anEmptiedRecordIsANewOne(seed: UInt64) throws {
+  func aResetRecordIsANewOne(seed: UInt64) throws {
     func read(_ seed: UInt64) throws -> [AppStoreDocument] {
       try Self.documents(seed: seed).map { try DocumentReader.read(Array($0.utf8)) }
     }
     var reused = SubscriberRecord()
     for document in try read(seed) { reused.fold(document) }
     #expect(reused != SubscriberRecord())
-    reused.removeAll(keepingCapacity: true)
+    reused.reset()
     #expect(reused == SubscriberRecord())
     var fresh = SubscriberRecord()
     for document in try read(seed + 100) {
@@ -177,5 +177,34 @@ struct DocumentFoldingProperties {
     }
     #expect(reused == fresh)
     #expect(reused.history == fresh.history)
+  }
+
+  /// Nothing of a subscriber is left in a reset record for the next: not the environment of
+  /// its newest document (the next subscriber's documents name none), not its reading
+  /// diagnostics, not its entries, however many.
+  @Test func aResetRecordKeepsNothingOfTheSubscriberBefore() throws {
+    var record = SubscriberRecord()
+    let sandbox =
+      #"{"transactionId": "2000000000000001", "productId": "p", "purchaseDate": 1, "signedDate": 9000000000000, "environment": "Sandbox"}"#
+    let noted =
+      #"{"transactionId": "2000000000000002", "productId": "p", "purchaseDate": 2, "quantity": "many"}"#
+    record.fold(try DocumentReader.read(Array(sandbox.utf8)))
+    record.fold(try DocumentReader.read(Array(noted.utf8)))
+    for number in 3..<(SubscriberRecord.entriesKept + 10) {
+      record.fold(
+        try DocumentReader.read(
+          Array(#"{"transactionId": "\#(number)", "productId": "p", "purchaseDate": 3}"#.utf8)))
+    }
+    #expect(record.environment == .sandbox && !record.readingDiagnostics.isEmpty)
+    for _ in 0..<2 {  // the buffers of a long history given back, then those of a short one kept
+      record.reset()
+      #expect(record == SubscriberRecord())
+      #expect(record.environment == nil && record.readingDiagnostics.isEmpty)
+      #expect(record.history.entries.isEmpty)
+      let next = #"{"transactionId": "7", "productId": "q", "purchaseDate": 5}"#
+      record.fold(try DocumentReader.read(Array(next.utf8)))
+      #expect(record.environment == nil && record.readingDiagnostics.isEmpty)
+      #expect(record.history.entries.map(\.productID.rawValue) == ["q"])
+    }
   }
 }

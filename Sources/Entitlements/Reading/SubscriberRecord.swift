@@ -51,23 +51,31 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// An empty record.
   public init() {}
 
-  /// Empties the record, keeping its memory for the next subscriber's documents: a batch that
-  /// folds one subscriber after another into one record does not allocate and grow its
-  /// buffers again for each. The record is then equal to a new one.
-  package mutating func removeAll(keepingCapacity: Bool) {
-    entries.removeAll(keepingCapacity: keepingCapacity)
-    entryTimestamps.removeAll(keepingCapacity: keepingCapacity)
-    positions.removeAll(keepingCapacity: keepingCapacity)
-    largestID = 0
-    datedInfos.removeAll(keepingCapacity: keepingCapacity)
-    undatedInfos.removeAll(keepingCapacity: keepingCapacity)
-    recoveries.removeAll(keepingCapacity: keepingCapacity)
-    upgrades.removeAll(keepingCapacity: keepingCapacity)
-    notifications.removeAll(keepingCapacity: keepingCapacity)
-    appleStatuses.removeAll(keepingCapacity: keepingCapacity)
-    diagnostics.removeAll(keepingCapacity: keepingCapacity)
-    newestEnvironment = nil
+  /// Makes the record a new one for the next subscriber's documents, keeping the memory of its
+  /// entry buffers when they hold up to ``entriesKept`` entries: a batch that folds one
+  /// subscriber after another into one record does not allocate and grow them again for each,
+  /// and a subscriber with a very long history does not hold its memory for the rest of the
+  /// batch. Everything else is reset by making a new record, so nothing folded before is left.
+  package mutating func reset() {
+    var entries: [ReceiptEntry] = []
+    var timestamps: [Instant] = []
+    var positions: [CompactIdentifier: Int] = [:]
+    if self.entries.capacity <= Self.entriesKept {
+      swap(&entries, &self.entries)
+      swap(&timestamps, &entryTimestamps)
+      swap(&positions, &self.positions)
+      entries.removeAll(keepingCapacity: true)
+      timestamps.removeAll(keepingCapacity: true)
+      positions.removeAll(keepingCapacity: true)
+    }
+    self = SubscriberRecord()
+    self.entries = entries
+    entryTimestamps = timestamps
+    self.positions = positions
   }
+
+  /// The most entries whose buffers ``reset()`` keeps (128 KB of entries).
+  static let entriesKept = 1_024
 
   /// Folds one document into the record.
   ///
