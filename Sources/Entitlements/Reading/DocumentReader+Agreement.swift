@@ -17,6 +17,7 @@ extension DocumentReader {
   package static func _readersDisagreement(_ bytes: [UInt8]) -> String? {
     let whole = FastDocumentReader.read(bytes)
     if let disagreement = inPlaceDisagreement(bytes, whole: whole) { return disagreement }
+    if let disagreement = foldDisagreement(bytes, whole: whole) { return disagreement }
     guard let read = whole else { return nil }
     // A verifyReceipt status that carries no receipt is refused after either reader: the
     // general reader must refuse it with the same error.
@@ -47,10 +48,10 @@ extension DocumentReader {
     return nil
   }
 
-  /// What the byte-level reader reads differently when it reads `bytes` in place, as
-  /// `entitlements evaluate` reads a document among others on a line
-  /// (``fold(_:objectAt:into:memo:)``): inside `[` and `, 0]`, with what it learnt from
-  /// reading the same bytes just before. `nil` when it reads the document that the
+  /// What the byte-level reader reads differently when it reads `bytes` in place, as a
+  /// document among others on a line (`FastDocumentReader.read(_:objectAt:reusing:_:)`):
+  /// inside `[` and `, 0]`, with what it learnt from reading the same bytes just before (the
+  /// fold of `entitlements evaluate` is checked by ``foldDisagreement(_:whole:)``). `nil` when it reads the document that the
   /// whole-document reader reads and ends just past it, or gives up where that reader gives up;
   /// an object followed by other bytes (which the line's scanner then refuses) is no
   /// disagreement. `whole` is what the whole-document reader read of `bytes`.
@@ -84,6 +85,45 @@ extension DocumentReader {
       return isSame(inPlace.document, whole.document)
         ? nil : "the byte-level reader read in place \(inPlace), whole \(whole)"
     }
+  }
+
+  /// What folding `bytes` in place gives otherwise than folding the document the
+  /// whole-document reader read (`whole`), as `entitlements evaluate` folds a document among
+  /// others on a line (``fold(_:objectAt:into:memo:)``, which folds a transaction or a renewal
+  /// info from its fields): the same record, or the same refusal with nothing folded, or both
+  /// give up. Twice, with one memo and the record reset in between, as a thread of the command
+  /// folds one subscriber after another. An object followed by other bytes is no disagreement
+  /// (the line's scanner refuses them).
+  private static func foldDisagreement(_ bytes: [UInt8], whole: AppStoreDocument?) -> String? {
+    let leading = bytes.prefix { isWhitespace($0) }.count
+    guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
+    let end = 1 + bytes.count - bytes.reversed().prefix { isWhitespace($0) }.count
+    let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
+    var memo = Memo()
+    var record = SubscriberRecord()
+    for _ in 0..<2 {
+      record.reset()
+      let folded = line.withUnsafeBufferPointer { buffer in
+        fold(buffer, objectAt: 1 + leading, into: &record, memo: &memo)
+      }
+      guard let folded else {
+        guard whole == nil else { return "folding in place gives up on a document read whole" }
+        continue
+      }
+      guard folded.end == end else { return nil }
+      guard let whole else { return "folding in place folds a document given up on whole" }
+      var expected = SubscriberRecord()
+      let refusal = statusError(of: whole)
+      if refusal == nil { expected.fold(whole) }
+      guard folded.refusal == refusal else {
+        return "folding in place refuses with \(String(describing: folded.refusal)), reading "
+          + "with \(String(describing: refusal))"
+      }
+      guard record == expected, record.environment == expected.environment else {
+        return "folding in place gives \(record), folding the document read whole \(expected)"
+      }
+    }
+    return nil
   }
 
   /// Whether two documents are the same value of the same type.

@@ -167,7 +167,7 @@ public enum DocumentReader {
 
   /// The error of a verifyReceipt response whose status carries no receipt; `nil` for any
   /// other document.
-  private static func statusError(of document: AppStoreDocument) -> ReadError? {
+  static func statusError(of document: AppStoreDocument) -> ReadError? {
     guard case .verifyReceipt(let response) = document, let error = response.statusError else {
       return nil
     }
