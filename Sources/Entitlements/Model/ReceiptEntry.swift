@@ -58,7 +58,7 @@ public struct ReceiptEntry: Hashable, Sendable {
   /// The rarely present fields; `nil` when none is present. Spelt `Optional`, not `?`: a
   /// `var` of `T?` type starts as `nil` before the initializer sets it, which makes the
   /// optimizer build the entry in memory and return a copy of it, every reference in it
-  /// retained and released once more (callgrind on `entitlements evaluate`).
+  /// retained and released once more (DESIGN.md, "Entries built as values").
   private var rare: Optional<RareFields>
   /// ``transactionID`` and ``webOrderLineItemID``: a number when the id is a plain number,
   /// as Apple's are, with no `String` kept (a 16-digit `String` is an allocation); the
@@ -216,9 +216,9 @@ public struct ReceiptEntry: Hashable, Sendable {
     isInIntroOfferPeriod: Bool, isUpgraded: Bool, rawInAppOwnershipType: String?,
     offerCodeRefName: String?, promotionalOfferID: String?
   ) {
-    // Every stored property is assigned once, from values computed first (no setter, no
-    // default value overwritten; see ``rare``): the optimizer then builds the entry as a
-    // value, not in memory returned as a copy of itself.
+    // Every stored property is assigned once, from values computed first: no setter, and no
+    // property holding a reference starts with a default (see ``rare``). The optimizer then
+    // builds the entry as a value, not in memory returned as a copy of itself.
     var flags: Flags = []
     var purchase: Int64 = 0
     var originalPurchase: Int64 = 0

@@ -52,8 +52,7 @@ extension FastDocumentReader {
   /// ``transactionOrRenewal(alone:)`` of a whole document, folded into `record` as folding
   /// its answer would fold it, but from the fields read: a transaction's entry is moved into
   /// the record, with no `AppStoreTransaction` and no `AppStoreDocument` made, copied and
-  /// destroyed on the way (a twentieth of the time of `entitlements evaluate` on decoded
-  /// payloads). Nothing is folded when it throws.
+  /// destroyed on the way (DESIGN.md, "Performance"). Nothing is folded when it throws.
   mutating func foldTransactionOrRenewal(into record: inout SubscriberRecord) throws(GiveUp) {
     var payload = PayloadFields()
     let seen = try payloadMembers(alone: true, into: &payload)
