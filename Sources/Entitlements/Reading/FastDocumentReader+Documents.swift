@@ -42,11 +42,7 @@ extension FastDocumentReader {
           entry: try payload.entry(), type: payload.type.take(),
           environment: payload.environment, timestamp: timestamp, diagnostics: []))
     }
-    guard seen.contains(.originalTransactionId) else { throw GiveUp() }
-    return .renewal(
-      AppStoreRenewalInfo(
-        info: try payload.renewalInfo(), environment: payload.environment, timestamp: timestamp,
-        diagnostics: []))
+    return .renewal(try Self.renewal(payload, seen, timestamp))
   }
 
   /// ``transactionOrRenewal(alone:)`` of a whole document, folded into `record` as folding
@@ -63,11 +59,17 @@ extension FastDocumentReader {
         timestamp: timestamp)
       return
     }
+    record.fold(try Self.renewal(payload, seen, timestamp))
+  }
+
+  /// The renewal info a payload with no `transactionId` is; it must name its subscription.
+  private static func renewal(
+    _ payload: PayloadFields, _ seen: KeySet, _ timestamp: Instant?
+  ) throws(GiveUp) -> AppStoreRenewalInfo {
     guard seen.contains(.originalTransactionId) else { throw GiveUp() }
-    record.fold(
-      AppStoreRenewalInfo(
-        info: try payload.renewalInfo(), environment: payload.environment, timestamp: timestamp,
-        diagnostics: []))
+    return AppStoreRenewalInfo(
+      info: try payload.renewalInfo(), environment: payload.environment, timestamp: timestamp,
+      diagnostics: [])
   }
 
   /// The members of a transaction or renewal info payload, read into `payload`, and the keys

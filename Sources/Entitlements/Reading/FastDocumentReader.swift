@@ -158,18 +158,31 @@ struct FastDocumentReader {
   /// read, and returns the index just past its closing brace; `nil` to leave it to the general
   /// reader. The same reader, passed from one document to the next, carries the key order and
   /// ids learnt, and its buffers: it is made once, not once per document. In between, it holds
-  /// no bytes (none of `buffer`, which is the caller's), and is used only by this function.
+  /// no bytes (none of `buffer`, which is the caller's), and is used only by this function and
+  /// ``fold(_:objectAt:reusing:into:refusal:)``.
   static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int,
     reusing reader: inout FastDocumentReader, _ body: (consuming AppStoreDocument) -> Void
   ) -> Int? {
+    lend(buffer, objectAt: start, to: &reader) { reader in
+      guard let document = try? reader.document(.document) else { return nil }
+      body(document)
+      return reader.index
+    }
+  }
+
+  /// `read` run with `reader` given the object that begins at `start` of `buffer`, or `nil`
+  /// when no object begins there; the reader holds no bytes after (``release()``).
+  @inline(__always)
+  private static func lend<Result>(
+    _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int,
+    to reader: inout FastDocumentReader, _ read: (inout FastDocumentReader) -> Result?
+  ) -> Result? {
     precondition(start >= 0, "an object before the buffer")
     guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
     reader.restart(buffer, at: start)
     defer { reader.release() }
-    guard let document = try? reader.document(.document) else { return nil }
-    body(document)
-    return reader.index
+    return read(&reader)
   }
 
   /// ``read(_:objectAt:reusing:_:)``, folding the document into `record`: a transaction or a
@@ -183,22 +196,20 @@ struct FastDocumentReader {
     reusing reader: inout FastDocumentReader, into record: inout SubscriberRecord,
     refusal: (AppStoreDocument) -> ReadError?
   ) -> (end: Int, refusal: ReadError?)? {
-    precondition(start >= 0, "an object before the buffer")
-    guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
-    reader.restart(buffer, at: start)
-    defer { reader.release() }
-    // As ``document(_:)`` reads a document at `.document`.
-    do throws(GiveUp) {
-      try reader.foldTransactionOrRenewal(into: &record)
+    lend(buffer, objectAt: start, to: &reader) { reader in
+      // As ``document(_:)`` reads a document at `.document`.
+      do throws(GiveUp) {
+        try reader.foldTransactionOrRenewal(into: &record)
+        return (reader.index, nil)
+      } catch {
+        guard error.otherKind else { return nil }
+      }
+      reader.index = start
+      guard let document = try? reader.anyDocument(.document) else { return nil }
+      if let refused = refusal(document) { return (reader.index, refused) }
+      record.fold(consume document)
       return (reader.index, nil)
-    } catch {
-      guard error.otherKind else { return nil }
     }
-    reader.index = start
-    guard let document = try? reader.anyDocument(.document) else { return nil }
-    if let refused = refusal(document) { return (reader.index, refused) }
-    record.fold(consume document)
-    return (reader.index, nil)
   }
 
   /// A reader of no bytes, to be given a document by ``read(_:objectAt:reusing:_:)``.
