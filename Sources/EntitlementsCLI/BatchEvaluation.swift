@@ -1,7 +1,5 @@
-import Dispatch
 import Entitlements
 import EntitlementsScenarios
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -26,10 +24,10 @@ import Synchronization
 /// each entitlement the members of `explain --json`'s `status` object with `entitlement`,
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
-/// and the stream goes on. Memory holds three buffers of about a batch each (one evaluated,
-/// one read into, one done and kept for the next), and per thread one record of up to 1 024
-/// entries, whatever the input's length; a line longer than a batch takes up to about twice its
-/// length, and that buffer is freed, not kept.
+/// and the stream goes on. Memory holds three buffers of about a batch each (two handed to the
+/// threads, the one evaluated and the next, and one read into), and per thread one record of up
+/// to 1 024 entries, whatever the input's length; a line longer than a batch takes up to about
+/// twice its length, and that buffer is freed, not kept.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -39,7 +37,7 @@ struct BatchEvaluation: Sendable {
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
 
-  /// What one thread keeps from one line to the next: what the document reader learnt (the
+  /// What one thread keeps from one line to the next, for the whole run: what the document reader learnt (the
   /// order of keys, ids whose `String`s later documents share), and a record whose memory
   /// the next subscriber reuses (``SubscriberRecord/reset()``).
   struct Scratch {
@@ -51,7 +49,7 @@ struct BatchEvaluation: Sendable {
   /// whether it is an error, with the `scratch` of the lines before.
   func evaluate(
     _ line: ArraySlice<UInt8>, number: Int, scratch: inout Scratch
-  ) -> (bytes: [UInt8], failed: Bool) {
+  ) -> Answer {
     var writer = JSONWriter(indent: 0, capacity: 256)
     // The record of the line before is emptied here, not as that line ends: by now nothing
     // else holds its buffers, which are then reused in place.
@@ -233,14 +231,14 @@ struct BatchEvaluation: Sendable {
     }
   }
 
-  /// Reads lines with `read`, evaluates them on `jobs` threads a batch at a time, and writes
-  /// the output lines in input order with `write`. `progress` is told how many subscribers
+  /// Reads lines with `read`, evaluates them in batches on `jobs` threads kept for the run
+  /// (``Workers``), and writes the output lines in input order with `write`. `progress` is told how many subscribers
   /// are done after each batch.
   ///
-  /// A pipeline of three stages: while `jobs` threads evaluate one batch, this thread writes
-  /// the output of the batch before it and reads the batch after it, so that reading and
-  /// writing overlap the evaluation (memory: three buffers of about a batch each, see the
-  /// type).
+  /// A pipeline: while the threads evaluate one batch, and go on to the next once its lines
+  /// are all taken, this thread writes the output of the batch before and reads the batch
+  /// after, so that reading and writing overlap the evaluation (memory: three buffers of about
+  /// a batch each, see the type).
   ///
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
@@ -249,128 +247,46 @@ struct BatchEvaluation: Sendable {
   ) rethrows -> Int {
     precondition(readSize > 0, "reads of \(readSize) bytes")
     var batcher = Batcher(batchBytes: batchBytes, readSize: readSize)
+    let workers = Workers(jobs: jobs) { line, number, scratch in
+      evaluate(line, number: number, scratch: &scratch)
+    }
+    defer { workers.close() }
     var failed = 0
     var done = 0
     // The output of a batch, in one buffer used for every batch.
     var output: [UInt8] = []
-    /// Writes the outputs of a batch whose evaluation has finished.
-    func emit(_ outputs: [(bytes: [UInt8], failed: Bool)]) {
+    // At most two batches handed over: the one the threads evaluate, and the one they go on
+    // to; this thread waits for the older one only when it has read the newer.
+    var handedOver: [Pending] = []
+    /// Waits for the oldest batch handed over, writes its outputs, and gives its buffer back.
+    func finishOldest() {
+      let (answers, bytes) = handedOver.removeFirst().answers()
       output.removeAll(keepingCapacity: true)
-      for answer in outputs {
+      for answer in answers {
         output += answer.bytes
         output.append(0x0A)
         if answer.failed { failed += 1 }
       }
       if !output.isEmpty { write(output) }
-      done += outputs.count
+      done += answers.count
       progress(done)
+      batcher.recycle(bytes)
     }
-    var next: Batch?
     do {
-      next = try batcher.next(read)
+      while let batch = try batcher.next(read) {
+        handedOver.append(workers.handOver(batch))
+        if handedOver.count == 2 { finishOldest() }
+      }
     } catch {
       // The whole lines read before the failure are answered, then it is reported.
-      if let lines = batcher.completeLines() { emit(start(lines, jobs: jobs).wait()) }
+      while !handedOver.isEmpty { finishOldest() }
+      if let lines = batcher.completeLines() {
+        handedOver.append(workers.handOver(lines))
+        finishOldest()
+      }
       throw error
     }
-    // One batch is evaluated at a time, by `jobs` threads; meanwhile this thread writes the
-    // batch before it, gives its buffer back, and reads the batch after it.
-    var finished: (outputs: [(bytes: [UInt8], failed: Bool)], bytes: [UInt8])?
-    while let batch = next {
-      next = nil
-      let running = start(batch, jobs: jobs)
-      if let done = finished.take() {
-        emit(done.outputs)
-        batcher.recycle(done.bytes)
-      }
-      do {
-        next = try batcher.next(read)
-      } catch {
-        emit(running.wait())
-        if let lines = batcher.completeLines() { emit(start(lines, jobs: jobs).wait()) }
-        throw error
-      }
-      finished = (running.wait(), batch.bytes)
-    }
-    if let finished { emit(finished.outputs) }
+    while !handedOver.isEmpty { finishOldest() }
     return failed
-  }
-
-  /// A batch being evaluated on other threads.
-  private struct Running {
-    let group: DispatchGroup
-    let results: Results
-
-    /// The outputs, in input order, once every thread is done.
-    func wait() -> [(bytes: [UInt8], failed: Bool)] {
-      group.wait()
-      return results.values
-    }
-  }
-
-  /// Starts evaluating `batch` on up to `jobs` threads. Each takes the next few lines not yet
-  /// taken, so that a thread that gets less of the machine (this one reads and writes beside
-  /// them) leaves more lines to the others instead of holding the batch back.
-  private func start(_ batch: Batch, jobs: Int) -> Running {
-    let results = Results(count: batch.lines.count)
-    let group = DispatchGroup()
-    // No more threads than claims: a batch of a few lines is one thread's work.
-    let claims = (batch.lines.count + Self.linesPerClaim - 1) / Self.linesPerClaim
-    let workers = max(1, min(jobs, claims))
-    for _ in 0..<workers {
-      DispatchQueue.global().async(group: group) {
-        var scratch = Scratch()
-        while let lines = results.claim(Self.linesPerClaim) {
-          for index in lines {
-            results.set(
-              index,
-              evaluate(
-                batch.bytes[batch.lines[index]], number: batch.numbers[index], scratch: &scratch))
-          }
-        }
-      }
-    }
-    return Running(group: group, results: results)
-  }
-
-  /// How many lines a thread takes at a time: a few, so that threads rarely meet at the
-  /// counter and finish a batch within a few lines of each other.
-  private static let linesPerClaim = 8
-
-  /// The outputs of one batch, written by several threads, each to its own places: one
-  /// buffer allocated up front, so that no thread touches another's element or the buffer's
-  /// owner (a Swift array written from several threads would be an exclusivity violation).
-  private final class Results: @unchecked Sendable {
-    // Each index is written by exactly one thread (the one that claimed it), and read after
-    // all have finished (``Running/wait()`` returns when every worker has).
-    private let storage: UnsafeMutableBufferPointer<(bytes: [UInt8], failed: Bool)>
-    /// The first index not yet claimed.
-    private let claimed = Atomic<Int>(0)
-
-    init(count: Int) {
-      storage = .allocate(capacity: count)
-      storage.initialize(repeating: (bytes: [], failed: false))
-    }
-
-    deinit {
-      storage.deinitialize()
-      storage.deallocate()
-    }
-
-    /// The next `count` indices (fewer at the end) for the calling thread alone; `nil` once
-    /// all are taken.
-    func claim(_ count: Int) -> Range<Int>? {
-      let first = claimed.wrappingAdd(count, ordering: .relaxed).oldValue
-      guard first < storage.count else { return nil }
-      return first..<min(first + count, storage.count)
-    }
-
-    func set(_ index: Int, _ value: (bytes: [UInt8], failed: Bool)) {
-      // An answer is never empty: a line answered twice would have been claimed twice.
-      assert(storage[index].bytes.isEmpty, "line \(index) of the batch answered twice")
-      storage[index] = value
-    }
-
-    var values: [(bytes: [UInt8], failed: Bool)] { Array(storage) }
   }
 }
