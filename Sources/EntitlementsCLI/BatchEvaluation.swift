@@ -37,9 +37,9 @@ struct BatchEvaluation: Sendable {
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
 
-  /// What one thread keeps from one line to the next, for the whole run: what the document reader learnt (the
-  /// order of keys, ids whose `String`s later documents share), and a record whose memory
-  /// the next subscriber reuses (``SubscriberRecord/reset()``).
+  /// What one thread keeps from one line to the next, for the whole run: what the document
+  /// reader learnt (the order of keys, ids whose `String`s later documents share), and a
+  /// record whose memory the next subscriber reuses (``SubscriberRecord/reset()``).
   struct Scratch {
     var memo = DocumentReader.Memo()
     var record = SubscriberRecord()
@@ -232,8 +232,8 @@ struct BatchEvaluation: Sendable {
   }
 
   /// Reads lines with `read`, evaluates them in batches on `jobs` threads kept for the run
-  /// (``Workers``), and writes the output lines in input order with `write`. `progress` is told how many subscribers
-  /// are done after each batch.
+  /// (``Workers``), and writes the output lines in input order with `write`. `progress` is
+  /// told how many subscribers are done after each batch.
   ///
   /// A pipeline: while the threads evaluate one batch, and go on to the next once its lines
   /// are all taken, this thread writes the output of the batch before and reads the batch
