@@ -597,6 +597,8 @@ struct FastDocumentReaderTests {
     ("2000000000000001", "2000000000000011"),
     ("200000000000000000001", "200000000100000000001"),
     ("prod", "prud"),
+    ("p", "q"),
+    ("abcdefg", "abcdefh"),
     ("com.example.product.monthly", "com.example.product.monthly.2"),
     ("com.example.product.monthly.2", "com.example.product.monthly"),
     (
@@ -630,6 +632,34 @@ struct FastDocumentReaderTests {
       #expect(Self.shareStorage(read[1].productID, read[5].productID))
       #expect(Self.shareStorage(read[0].originalTransactionID, read[4].originalTransactionID))
     }
+  }
+
+  /// Ids of 1 to 9 bytes that differ only in their last byte, written as the last member of
+  /// the last payload, so that fewer than eight bytes follow where the short ones start (their
+  /// word is then read byte by byte): each is read exactly, in every order, with one memo.
+  @Test(arguments: 1...9)
+  func shortIDsAtTheEndOfTheBytesAreToldApart(length: Int) throws {
+    let first = String(repeating: "p", count: length)
+    let second = String(repeating: "p", count: length - 1) + "q"
+    let order = [first, second, second, first, first, second]
+    let documents = order.enumerated().map { number, id in
+      #"{"transactionId": "\#(number + 1)", "purchaseDate": 1, "productId": "\#(id)"}"#
+    }
+    var read: [String] = []
+    var reader = FastDocumentReader()
+    // Each payload alone in its own bytes: the id is two bytes from their end.
+    for document in documents {
+      let bytes = Array(document.utf8)
+      try bytes.withUnsafeBufferPointer { buffer in
+        _ = try #require(
+          FastDocumentReader.read(buffer, objectAt: 0, reusing: &reader) { document in
+            if case .transaction(let transaction) = document, let entry = transaction.entry {
+              read.append(entry.productID.rawValue)
+            }
+          })
+      }
+    }
+    #expect(read == order)
   }
 
   @Test(arguments: [

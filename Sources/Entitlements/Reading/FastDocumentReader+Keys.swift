@@ -42,22 +42,19 @@ extension FastDocumentReader {
   }
 
   /// The known keys by a hash of their bytes: a member name costs one probe (rarely more) and
-  /// a comparison of at most four words with the key it may be, with no allocation, no
-  /// reference counting and no bounds checks. The table is built once and never changes.
+  /// a comparison of at most four words with the key it may be (``Spelling``), with no
+  /// allocation, no reference counting and no bounds checks. The table is built once and never
+  /// changes.
   struct KeyTable: @unchecked Sendable {
     static let shared = KeyTable()
-    /// No known key is longer: four words hold any of them.
-    static let longest = 32
     private static let slotCount = 512
     /// Slot → a key's raw value + 1, or 0 for an empty slot.
     private let slots: UnsafeMutablePointer<UInt8>
-    /// Six words per key: its length, how many words it has, then its words as ``words(_:_:_:_:)``
-    /// loads them.
-    private let names: UnsafeMutablePointer<UInt64>
-    /// Five words per key: the length of its member token (`"name":`, its quotes and colon
-    /// included, 7 to 32 bytes), then the token's words at 0, 8 and 16, then its last eight
-    /// bytes; a token shorter than eight bytes is its first word, zero past its end.
-    private let tokens: UnsafeMutablePointer<UInt64>
+    /// Each key's name, by raw value.
+    private let names: UnsafeMutablePointer<Spelling>
+    /// Each key's member token, `"name":`, its quotes and colon included (7 to 32 bytes), by
+    /// raw value.
+    private let tokens: UnsafeMutablePointer<Spelling>
     /// The value of each base64url symbol (and of base64's `+` and `/`), 255 for any other
     /// byte: as `JWS.payload(of:)` decodes.
     let base64URL: UnsafeMutablePointer<UInt8>
@@ -67,96 +64,45 @@ extension FastDocumentReader {
       base64URL.initialize(from: JWS.symbolValues, count: 256)
       slots = .allocate(capacity: Self.slotCount)
       slots.initialize(repeating: 0, count: Self.slotCount)
-      names = .allocate(capacity: Key.allCases.count * 6)
-      names.initialize(repeating: 0, count: Key.allCases.count * 6)
-      tokens = .allocate(capacity: Key.allCases.count * 5)
-      tokens.initialize(repeating: 0, count: Key.allCases.count * 5)
+      names = .allocate(capacity: Key.allCases.count)
+      names.initialize(repeating: Spelling(), count: Key.allCases.count)
+      tokens = .allocate(capacity: Key.allCases.count)
+      tokens.initialize(repeating: Spelling(), count: Key.allCases.count)
       precondition(Key.allCases.count <= 128)  // the size of ``Followers``
       for key in Key.allCases where key != .unknown {
-        // Zero padding so that loads past a short name stay inside the buffer.
-        let name = key.name.withUTF8Buffer { Array($0) } + [UInt8](repeating: 0, count: 8)
-        let count = name.count - 8
-        precondition(count > 0 && count <= Self.longest && key.rawValue < 255)
-        let entry = names + key.rawValue * 6
-        entry[0] = UInt64(count)
+        let name = key.name.withUTF8Buffer { Array($0) }
+        // Four words hold every token (no known name is longer than 29 bytes).
+        precondition(
+          !name.isEmpty && name.count + 3 <= Spelling.longest && key.rawValue < 255,
+          "a key too long for its token's words")
+        let token = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\""), UInt8(ascii: ":")]
         name.withUnsafeBytes { raw in
           guard let base = raw.baseAddress else { return }
-          let words = Self.words(base, name.count, 0, count)
-          entry[1] = UInt64(words.count)
-          for (index, word) in words.enumerated() { entry[2 + index] = word }
-          var slot = Self.slot(count, words[0], words[words.count - 1])
+          let spelling = Spelling(base, raw.count, 0, raw.count)
+          names[key.rawValue] = spelling
+          var slot = Self.slot(spelling.count, spelling.first, spelling.last)
           while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
           slots[slot] = UInt8(key.rawValue + 1)
         }
-        let token =
-          [UInt8(ascii: "\"")] + name.prefix(count) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
-          + [UInt8](repeating: 0, count: 32)
-        // Four words hold every token (no known name is longer than 29 bytes).
-        precondition(count + 3 <= 32, "a key too long for its token's words")
-        let tokenEntry = tokens + key.rawValue * 5
-        tokenEntry[0] = UInt64(count + 3)
         token.withUnsafeBytes { raw in
           guard let base = raw.baseAddress else { return }
-          for word in 0..<3 { tokenEntry[1 + word] = Self.load(base, 8 * word) }
-          tokenEntry[4] = count + 3 >= 8 ? Self.load(base, count + 3 - 8) : 0
+          tokens[key.rawValue] = Spelling(base, raw.count, 0, raw.count)
         }
       }
-    }
-
-    /// The words a name of `count` bytes (1 to 32) at `start` is compared by: the words at 0,
-    /// 8, 16… before its last eight bytes, then its last eight bytes (which may overlap the
-    /// word before); a name shorter than eight bytes is one word, zero past its end.
-    private static func words(
-      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
-    ) -> [UInt64] {
-      var words: [UInt64] = []
-      if count < 8 {
-        words.append(short(raw, available, start, count))
-      } else {
-        var offset = 0
-        while offset < count - 8 {
-          words.append(load(raw, start + offset))
-          offset += 8
-        }
-        words.append(load(raw, start + count - 8))
-      }
-      return words
-    }
-
-    @inline(__always)
-    private static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> UInt64 {
-      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
-
-    /// A name of 1 to 7 bytes as a word, zero past its end.
-    @inline(__always)
-    private static func short(
-      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
-    ) -> UInt64 {
-      if start + 8 <= available {
-        return load(raw, start) & ((1 << UInt64(count * 8)) - 1)
-      }
-      var word: UInt64 = 0
-      for position in 0..<count {
-        word |=
-          UInt64(raw.load(fromByteOffset: start + position, as: UInt8.self))
-          << UInt64(position * 8)
-      }
-      return word
     }
 
     /// The key spelt by the `count` bytes at `start` of `raw` (`available` bytes long);
     /// ``Key/unknown`` for any other name.
     @inline(__always)
     func key(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) -> Key {
-      guard count > 0, count <= Self.longest else { return .unknown }
+      guard count > 0, count <= Spelling.longest else { return .unknown }
       let first: UInt64
       let last: UInt64
       if count >= 8 {
-        first = Self.load(raw, start)
-        last = Self.load(raw, start + count - 8)
+        first = Spelling.load(raw, start)
+        last = Spelling.load(raw, start + count - 8)
       } else {
-        first = Self.short(raw, available, start, count)
+        first = Spelling.short(raw, available, start, count)
         last = first
       }
       var slot = Self.slot(count, first, last)
@@ -171,48 +117,30 @@ extension FastDocumentReader {
     }
 
     /// The length of the member token `"name":` of the key of raw value `raw` when the bytes
-    /// at `start` of `raw` (`available` bytes long) begin with it, else `nil`: the name of a
+    /// at `start` of `bytes` (`available` bytes long) begin with it, else `nil`: the name of a
     /// predicted key, its quotes and the colon right after them, checked in one to four word
-    /// comparisons. Only where eight bytes and the whole token are available (else `nil`: the
-    /// caller reads the name as any other).
+    /// comparisons.
     @inline(__always)
     func tokenLength(
       of raw: Int, at start: Int, in bytes: UnsafeRawPointer, _ available: Int
     ) -> Int? {
-      let entry = tokens + raw * 5
-      let count = Int(entry[0])
-      guard start &+ max(count, 8) <= available else { return nil }
-      let first = Self.load(bytes, start)
-      if count < 8 {
-        return first & ((1 << UInt64(count &* 8)) &- 1) == entry[1] ? count : nil
-      }
-      guard first == entry[1], Self.load(bytes, start &+ count &- 8) == entry[4],
-        count <= 16 || Self.load(bytes, start &+ 8) == entry[2],
-        count <= 24 || Self.load(bytes, start &+ 16) == entry[3]
+      let token = tokens[raw]
+      guard start &+ token.count <= available, token.isSpelt(at: start, in: bytes, available)
       else { return nil }
-      return count
+      return token.count
     }
 
     /// The length of the name of the key of raw value `raw` (0 for ``Key/unknown``).
     @inline(__always)
-    func length(of raw: Int) -> Int { Int(names[raw * 6]) }
+    func length(of raw: Int) -> Int { max(names[raw].count, 0) }
 
     /// Whether the `count` bytes at `start` spell the key of raw value `raw`.
     @inline(__always)
     func matches(
       _ raw: Int, _ bytes: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
     ) -> Bool {
-      let entry = names + raw * 6
-      guard entry[0] == UInt64(count) else { return false }
-      if count < 8 { return entry[2] == Self.short(bytes, available, start, count) }
-      // Two to four words: the first, the last, and those between (unrolled).
-      let wordCount = Int(entry[1])
-      guard entry[2] == Self.load(bytes, start),
-        entry[1 + wordCount] == Self.load(bytes, start + count - 8)
-      else { return false }
-      if wordCount > 2, entry[3] != Self.load(bytes, start + 8) { return false }
-      if wordCount > 3, entry[4] != Self.load(bytes, start + 16) { return false }
-      return true
+      let name = names[raw]
+      return name.count == count && name.isSpelt(at: start, in: bytes, available)
     }
 
     /// A slot from the length and the first and last words.

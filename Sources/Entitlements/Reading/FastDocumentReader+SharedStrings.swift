@@ -40,8 +40,8 @@ extension FastDocumentReader {
       for place in first..<first + 2 {
         let spelling = memo.spellings[place]
         let end = index + 1 + spelling.count
-        guard spelling.count >= 0, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
-          spelling.isSpelt(at: index + 1, in: UnsafeRawPointer(base))
+        guard spelling.count > 0, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+          spelling.isSpelt(at: index + 1, in: UnsafeRawPointer(base), bytes.count)
         else { continue }
         index = end + 1
         if place != first {
@@ -66,7 +66,9 @@ extension FastDocumentReader {
     memo.strings[first + 1] = memo.strings[first]
     memo.spellings[first + 1] = memo.spellings[first]
     memo.strings[first] = value
-    memo.spellings[first] = PayloadMemo.Spelling(bytes, start, end)
+    memo.spellings[first] =
+      bytes.baseAddress.map { Spelling(UnsafeRawPointer($0), bytes.count, start, end - start) }
+      ?? Spelling()
     return value
   }
 

@@ -69,44 +69,10 @@ struct FastDocumentReader {
   /// receipt do (``sharedString(_:)``, which finds its ids by their place in one document).
   struct PayloadMemo {
     var strings = InlineArray<4, String>(repeating: "")
-    /// The bytes each string was read from, quotes excluded (``Spelling``): the next id is
-    /// first compared with them where it lies, before it is scanned.
+    /// The bytes each string was read from, quotes excluded, escapes included (``Spelling``;
+    /// none for a string of more than 32 bytes): the next id is first compared with them where
+    /// it lies, before it is scanned.
     var spellings = InlineArray<4, Spelling>(repeating: Spelling())
-
-    /// The bytes of an id as a payload spells it, escapes included, when it has 8 to 32 of
-    /// them (Apple's product and transaction ids have 16 to 30): its words at 0, 8 and 16 and
-    /// its last eight bytes. A count of -1 (any other length) matches nothing.
-    struct Spelling {
-      private(set) var count = -1
-      private var words = InlineArray<4, UInt64>(repeating: 0)
-
-      init() {}
-
-      /// The spelling of `bytes[start..<end]`.
-      init(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
-        guard end - start >= 8, end - start <= 32, let base = bytes.baseAddress else { return }
-        let raw = UnsafeRawPointer(base)
-        count = end - start
-        words[0] = Self.load(raw, start)
-        words[1] = count > 16 ? Self.load(raw, start + 8) : 0
-        words[2] = count > 24 ? Self.load(raw, start + 16) : 0
-        words[3] = Self.load(raw, end - 8)
-      }
-
-      /// Whether the `count` bytes at `start` of `bytes` are this spelling (they must lie in
-      /// `bytes`).
-      @inline(__always)
-      func isSpelt(at start: Int, in bytes: UnsafeRawPointer) -> Bool {
-        words[0] == Self.load(bytes, start) && words[3] == Self.load(bytes, start &+ count &- 8)
-          && (count <= 16 || words[1] == Self.load(bytes, start &+ 8))
-          && (count <= 24 || words[2] == Self.load(bytes, start &+ 16))
-      }
-
-      @inline(__always)
-      private static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> UInt64 {
-        raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      }
-    }
   }
   let keys = KeyTable.shared
   /// The ids an entry usually shares with the one before (``sharedString(_:)``).

@@ -1,0 +1,84 @@
+// A short text as words, compared with bytes where they lie: how the byte-level reader
+// recognises a key's name, a predicted member token, and an id it has read before.
+
+extension FastDocumentReader {
+  /// The bytes of a text of 1 to ``longest`` bytes as at most four words, compared with bytes
+  /// where they lie in one to four word comparisons, with no scan and no allocation: its words
+  /// at 0, 8 and 16 before its last eight bytes, then its last eight bytes (which may overlap
+  /// the word before); a text shorter than eight bytes is one word, zero past its end.
+  ///
+  /// It serves the known keys' names and member tokens (``KeyTable``) and the ids of decoded
+  /// payloads (``PayloadMemo``). A count of -1 (no text, or one of more than ``longest``
+  /// bytes) matches nothing.
+  struct Spelling {
+    /// The most bytes a spelling holds: four words.
+    static let longest = 32
+
+    /// How many bytes the text has, or -1.
+    private(set) var count = -1
+    /// The words at 0, 8 (for more than 16 bytes) and 16 (for more than 24), and the last
+    /// eight bytes; zero where unused, so that equal texts have equal words.
+    private var words = InlineArray<4, UInt64>(repeating: 0)
+
+    /// No text: matches nothing.
+    init() {}
+
+    /// The spelling of the `count` bytes at `start` of `raw`, which holds `available` bytes
+    /// (the `count` bytes among them); no text when `count` is not 1 to ``longest``.
+    @inline(__always)
+    init(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) {
+      guard count > 0, count <= Self.longest else { return }
+      self.count = count
+      if count < 8 {
+        words[0] = Self.short(raw, available, start, count)
+        return
+      }
+      words[0] = Self.load(raw, start)
+      words[1] = count > 16 ? Self.load(raw, start + 8) : 0
+      words[2] = count > 24 ? Self.load(raw, start + 16) : 0
+      words[3] = Self.load(raw, start + count - 8)
+    }
+
+    /// The first word: the first eight bytes, or a shorter text whole.
+    var first: UInt64 { words[0] }
+    /// The last eight bytes, or a shorter text whole.
+    var last: UInt64 { count < 8 ? words[0] : words[3] }
+
+    /// Whether the ``count`` bytes at `start` of `bytes`, which holds `available` bytes (the
+    /// ``count`` bytes among them), are this text.
+    @inline(__always)
+    func isSpelt(at start: Int, in bytes: UnsafeRawPointer, _ available: Int) -> Bool {
+      guard count >= 8 else {
+        return count > 0 && words[0] == Self.short(bytes, available, start, count)
+      }
+      return words[0] == Self.load(bytes, start)
+        && words[3] == Self.load(bytes, start &+ count &- 8)
+        && (count <= 16 || words[1] == Self.load(bytes, start &+ 8))
+        && (count <= 24 || words[2] == Self.load(bytes, start &+ 16))
+    }
+
+    /// The eight bytes at `offset`, the first lowest.
+    @inline(__always)
+    static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The 1 to 7 bytes at `start` as a word, zero past their end; loaded whole when eight
+    /// bytes are available, else byte by byte.
+    @inline(__always)
+    static func short(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> UInt64 {
+      if start &+ 8 <= available {
+        return load(raw, start) & ((1 << UInt64(count &* 8)) &- 1)
+      }
+      var word: UInt64 = 0
+      for position in 0..<count {
+        word |=
+          UInt64(raw.load(fromByteOffset: start + position, as: UInt8.self))
+          << UInt64(position * 8)
+      }
+      return word
+    }
+  }
+}
