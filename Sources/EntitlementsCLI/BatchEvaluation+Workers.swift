@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,16 +8,13 @@ import Synchronization
 #endif
 
 extension BatchEvaluation {
-  /// One line's output (without its newline), and whether it is an error.
-  typealias Answer = (bytes: [UInt8], failed: Bool)
-
   /// A batch handed to the ``Workers``: its lines are claimed a few at a time, and each
   /// output is written to its own place, in one buffer allocated up front, so that no thread
   /// touches another's element or the buffer's owner (a Swift array written from several
   /// threads would be an exclusivity violation).
   final class Pending: @unchecked Sendable {
     // The batch is read by the workers until its last line is answered, and taken by the
-    // thread that waits for it only after that (``answers()`` returns then). Each element of
+    // thread that waits for it only after that (``waitForAnswers()`` returns then). Each element of
     // `storage` is written by exactly one thread (the one that claimed it), and read after
     // all are answered.
     private var batch: Batch
@@ -62,7 +58,7 @@ extension BatchEvaluation {
     }
 
     /// Keeps the answers to the claimed `lines`: the answer to the batch's last line wakes
-    /// the thread waiting in ``answers()``.
+    /// the thread waiting in ``waitForAnswers()``.
     func answer(_ lines: Range<Int>, with answer: (Int) -> Answer) {
       for index in lines {
         // An answer is never empty: a line answered twice would have been claimed twice.
@@ -75,79 +71,118 @@ extension BatchEvaluation {
       if total == storage.count { done.signal() }
     }
 
-    /// Waits until every line is answered; then the answers in input order, and the batch's
-    /// bytes, which nothing else holds any more (a buffer to read into again). Called once.
-    func answers() -> (answers: [Answer], bytes: [UInt8]) {
+    /// Waits until every line is answered. Called once.
+    ///
+    /// - Returns: The answers in input order, and the batch's bytes, which nothing else holds
+    ///   any more (a buffer to read into again).
+    func waitForAnswers() -> (answers: [Answer], bytes: [UInt8]) {
       done.wait()
       let bytes = batch.bytes
       batch.bytes = []
       return (Array(storage), bytes)
     }
+
+    /// Whether every line is answered within `timeout` (for the tests, which must not wait
+    /// for ever); ``waitForAnswers()`` then returns at once.
+    func isAnswered(within timeout: DispatchTimeInterval) -> Bool {
+      guard done.wait(timeout: .now() + timeout) == .success else { return false }
+      done.signal()
+      return true
+    }
   }
 
   /// How many lines a thread takes at a time: a few, so that threads rarely meet at the
   /// counter and finish a batch within a few lines of each other.
-  static let linesPerClaim = 8
+  fileprivate static let linesPerClaim = 8
 
   /// The threads of one run, started once and kept until it ends: each takes a few lines at
   /// a time from the oldest batch with lines not yet taken, and goes on to the next batch
   /// without waiting for the other threads to finish theirs. A thread waits only when no
-  /// batch has lines left. (Threads started for each batch, and joined at its end, each
-  /// began about 1 ms after they were asked for, measured: a sixth of two cores' time.)
+  /// batch has lines left. (Threads that waited at each batch's end for the slowest line,
+  /// and for threads started for the next batch, left a sixth of two cores' time idle.)
+  ///
+  /// ``handOver(_:)``, ``waitForAnswers(of:)`` and ``close()`` are called from one thread,
+  /// the one that reads and writes; ``close()`` is called before the workers are released.
   final class Workers: @unchecked Sendable {
     /// Answers one line (its bytes and number), with the scratch of the thread's lines before.
     typealias Evaluate =
       @Sendable (_ line: ArraySlice<UInt8>, _ number: Int, _ scratch: inout Scratch) -> Answer
 
     private let evaluate: Evaluate
-    private let jobs: Int
-    private let group = DispatchGroup()
-    // `queue`, `started`, `claims` and `closed` are read and written with `mutex` held.
+    /// How many threads may answer lines: `jobs`, lowered to the threads already running when
+    /// another cannot be started.
+    private var limit: Int
+    /// How many more threads may be started: `Int.max`, lowered by the tests to stand for the
+    /// system refusing a thread (`pthread_create` failing).
+    var threadStartsAllowed = Int.max
+    // Read and written by the thread that hands batches over only.
+    private var threads: [pthread_t] = []
+    private var claims = 0
+    /// What the calling thread keeps from line to line when it answers lines itself (when no
+    /// thread could be started).
+    private var callerScratch: Scratch?
+    // `queue` and `closed` are read and written with `mutex` held.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The batches handed over whose lines may not all be taken, oldest first.
     private var queue: [Pending] = []
-    /// How many threads are started: one per claim handed over, up to `jobs`, so that a few
-    /// lines do not start a thread per core.
-    private var started = 0
-    private var claims = 0
     private var closed = false
 
     /// Workers that answer each line with `evaluate`, on up to `jobs` threads.
     init(jobs: Int, evaluate: @escaping Evaluate) {
       self.evaluate = evaluate
-      self.jobs = max(1, jobs)
+      limit = max(1, jobs)
       pthread_mutex_init(mutex, nil)
       pthread_cond_init(condition, nil)
     }
 
     deinit {
+      assert(threads.isEmpty, "workers released before they were closed")
       pthread_cond_destroy(condition)
       pthread_mutex_destroy(mutex)
       condition.deallocate()
       mutex.deallocate()
     }
 
-    /// Hands `batch` to the threads, starting more if it has claims for them.
+    /// How many threads are started (for the tests).
+    var threadCount: Int { threads.count }
+
+    /// Hands `batch` to the threads, and starts more when it has claims for them: one thread
+    /// per claim handed over, up to `jobs`, so that a few lines do not start a thread per core.
     func handOver(_ batch: Batch) -> Pending {
       let pending = Pending(batch)
       pthread_mutex_lock(mutex)
       precondition(!closed, "a batch handed to workers that are closed")
       queue.append(pending)
-      claims += pending.claims
-      while started < min(jobs, claims) {
-        started += 1
-        // A thread of its own, not one of Dispatch's: a worker waits for batches while it
-        // has none, which would hold one of the few threads Dispatch shares among all work.
-        group.enter()
-        Thread {
-          self.work()
-          self.group.leave()
-        }.start()
-      }
       pthread_cond_broadcast(condition)
       pthread_mutex_unlock(mutex)
+      claims += pending.claims
+      while threads.count < min(limit, claims) {
+        guard let thread = startThread() else {
+          // The system gives no more threads: those running answer every line (or, with
+          // none, the thread that waits for the answers).
+          limit = threads.count
+          break
+        }
+        threads.append(thread)
+      }
       return pending
+    }
+
+    /// Waits until every line of `pending` is answered, answering them on this thread when no
+    /// thread could be started; see ``Pending/waitForAnswers()``.
+    func waitForAnswers(of pending: Pending) -> (answers: [Answer], bytes: [UInt8]) {
+      answerIfNoThreadRuns(pending)
+      return pending.waitForAnswers()
+    }
+
+    /// Answers the lines of `pending` on this thread when no thread could be started (else
+    /// nothing): what ``waitForAnswers(of:)`` does before it waits.
+    func answerIfNoThreadRuns(_ pending: Pending) {
+      guard threads.isEmpty else { return }
+      var scratch = callerScratch.take() ?? Scratch()
+      answer(pending, scratch: &scratch)
+      callerScratch = scratch
     }
 
     /// Lets the threads end once no batch has lines left, and waits for them.
@@ -156,19 +191,69 @@ extension BatchEvaluation {
       closed = true
       pthread_cond_broadcast(condition)
       pthread_mutex_unlock(mutex)
-      group.wait()
+      for thread in threads { pthread_join(thread, nil) }
+      threads = []
+    }
+
+    /// The stack of each thread: room for the deepest document the readers take
+    /// (`JSONValue.maximumDepth`) in a debug build, and a quarter of the usual 8 MB, so that
+    /// many jobs fit where address space is limited (a container's virtual memory).
+    static let stackSize = 2 << 20
+
+    /// A thread of its own that runs ``work()`` (not one of Dispatch's, which it would hold
+    /// while it waits for batches), or `nil` when the system gives none.
+    private func startThread() -> pthread_t? {
+      guard threadStartsAllowed > 0 else { return nil }
+      threadStartsAllowed -= 1
+      var attributes = pthread_attr_t()
+      pthread_attr_init(&attributes)
+      defer { pthread_attr_destroy(&attributes) }
+      pthread_attr_setstacksize(&attributes, Self.stackSize)
+      // The thread holds the workers until its work ends.
+      let context = Unmanaged.passRetained(self).toOpaque()
+      #if canImport(Darwin)
+        var thread: pthread_t?
+        let result = pthread_create(
+          &thread, &attributes,
+          { context in
+            Unmanaged<Workers>.fromOpaque(context).takeRetainedValue().work()
+            return nil
+          }, context)
+        guard result == 0, let thread else {
+          Unmanaged<Workers>.fromOpaque(context).release()
+          return nil
+        }
+        return thread
+      #else
+        var thread = pthread_t()
+        let result = pthread_create(
+          &thread, &attributes,
+          { context in
+            guard let context else { return nil }
+            Unmanaged<Workers>.fromOpaque(context).takeRetainedValue().work()
+            return nil
+          }, context)
+        guard result == 0 else {
+          Unmanaged<Workers>.fromOpaque(context).release()
+          return nil
+        }
+        return thread
+      #endif
     }
 
     /// One thread's work: lines, a few at a time, from one batch after another, until the
     /// workers are closed.
     private func work() {
       var scratch = Scratch()
-      while let pending = next() {
-        while let lines = pending.claim() {
-          pending.answer(lines) { index in
-            let line = pending.line(index)
-            return evaluate(line.bytes, line.number, &scratch)
-          }
+      while let pending = next() { answer(pending, scratch: &scratch) }
+    }
+
+    /// Answers lines of `pending`, a few at a time, until none is left to take.
+    private func answer(_ pending: Pending, scratch: inout Scratch) {
+      while let lines = pending.claim() {
+        pending.answer(lines) { index in
+          let line = pending.line(index)
+          return evaluate(line.bytes, line.number, &scratch)
         }
       }
     }

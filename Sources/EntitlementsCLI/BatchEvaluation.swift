@@ -24,10 +24,12 @@ import EntitlementsScenarios
 /// each entitlement the members of `explain --json`'s `status` object with `entitlement`,
 /// the entitlement's id; `diagnostics` counts what reading and evaluation noted; or,
 /// for a line that cannot be read, `{"error": "…", "line": N, "subscriber": "ID" or null}`,
-/// and the stream goes on. Memory holds three buffers of about a batch each (two handed to the
-/// threads, the one evaluated and the next, and one read into), and per thread one record of up
-/// to 1 024 entries, whatever the input's length; a line longer than a batch takes up to about
-/// twice its length, and that buffer is freed, not kept.
+/// and the stream goes on. Memory holds at most three buffers of about a batch each (two handed
+/// to the threads and one read into, or, while one is read into, one handed over and the buffer
+/// of a batch done, kept to be read into again), and per thread one record of up to 1 024 entries
+/// and the reader's buffers of decoded payloads up to 1 MB each, whatever the input's length; a
+/// line longer than a batch takes up to about twice its length, and that buffer is freed, not
+/// kept.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -36,6 +38,9 @@ struct BatchEvaluation: Sendable {
   /// About how many bytes of input a batch holds: the memory the command needs is a small
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
+
+  /// One line's output (without its newline), and whether it is an error.
+  typealias Answer = (bytes: [UInt8], failed: Bool)
 
   /// What one thread keeps from one line to the next, for the whole run: what the document
   /// reader learnt (the order of keys, ids whose `String`s later documents share), and a
@@ -52,8 +57,10 @@ struct BatchEvaluation: Sendable {
   ) -> Answer {
     var writer = JSONWriter(indent: 0, capacity: 256)
     // The record of the line before is emptied here, not as that line ends: by now nothing
-    // else holds its buffers, which are then reused in place.
+    // else holds its buffers, which are then reused in place. Buffers grown past their bound
+    // by a large line are freed.
     scratch.record.reset()
+    scratch.memo.trim()
     let parsed: SubscriberLine
     do {
       parsed = try SubscriberLine(line, into: &scratch.record, memo: &scratch.memo)
@@ -237,8 +244,8 @@ struct BatchEvaluation: Sendable {
   ///
   /// A pipeline: while the threads evaluate one batch, and go on to the next once its lines
   /// are all taken, this thread writes the output of the batch before and reads the batch
-  /// after, so that reading and writing overlap the evaluation (memory: three buffers of about
-  /// a batch each, see the type).
+  /// after, so that reading and writing overlap the evaluation (memory: at most three buffers
+  /// of about a batch each, see the type).
   ///
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
@@ -260,7 +267,7 @@ struct BatchEvaluation: Sendable {
     var handedOver: [Pending] = []
     /// Waits for the oldest batch handed over, writes its outputs, and gives its buffer back.
     func finishOldest() {
-      let (answers, bytes) = handedOver.removeFirst().answers()
+      let (answers, bytes) = workers.waitForAnswers(of: handedOver.removeFirst())
       output.removeAll(keepingCapacity: true)
       for answer in answers {
         output += answer.bytes

@@ -230,6 +230,25 @@ struct EvaluateCommandTests {
     }
   }
 
+  /// The deepest document the readers take, in a line evaluated on the command's threads
+  /// (their stacks are smaller than the main thread's): the line is answered, with an error
+  /// (no document has that shape), and the lines around it too.
+  @Test func theDeepestDocumentIsReadOnAWorkerThread() throws {
+    let depth = JSONValue.maximumDepth - 2
+    let deep =
+      #"{"x": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+    let input = [Self.line(0), #"{"subscriber": "deep", "documents": [\#(deep)]}"#, Self.line(2)]
+      .joined(separator: "\n")
+    var written: [UInt8] = []
+    let failed = try BatchEvaluation(
+      evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000)
+    ).run(jobs: 2, read: Self.reader(of: Array(input.utf8)), write: { written += $0 })
+    let lines = try Self.lines(String(decoding: written, as: UTF8.self))
+    #expect(lines.map { $0["subscriber"] } == [.string("s0"), .string("deep"), .string("s2")])
+    #expect(failed == 1)
+    #expect(lines[1]["error"] != nil)
+  }
+
   /// A line scanned into a record of its own, with nothing learnt before.
   static func scan(_ bytes: ArraySlice<UInt8>) throws(SubscriberLine.Problem) -> (
     SubscriberLine, SubscriberRecord
@@ -321,6 +340,32 @@ struct EvaluateCommandTests {
     }
     #expect(error.hasPrefix(prefix), "\(error)")
     if !notContaining.isEmpty { #expect(!error.contains(notContaining), "\(error)") }
+  }
+
+  /// A thread's scratch keeps its buffers from line to line, but a line whose signed payload
+  /// grew them past their bound does not leave them grown for the next line.
+  @Test func aLargePayloadDoesNotHoldItsBufferForTheNextLine() throws {
+    let evaluation = BatchEvaluation(
+      evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
+    var scratch = BatchEvaluation.Scratch()
+    func line(padding: Int) -> [UInt8] {
+      let payload = #"""
+        {"transactionId": "2000000000000001", "originalTransactionId": "2000000000000001", \#
+        "productId": "com.example.monthly", "purchaseDate": 1700000000000, \#
+        "expiresDate": 1702592000000, "padding": "\#(String(repeating: "x", count: padding))"}
+        """#
+      let page =
+        #"{"signedTransactions": ["\#(AppleDocuments.jws(payload))"], "hasMore": false}"#
+      return Array(#"{"subscriber": "s", "documents": [\#(page)]}"#.utf8)
+    }
+    let large = evaluation.evaluate(
+      line(padding: DocumentReader.Memo.bytesKept)[...], number: 1, scratch: &scratch)
+    #expect(!large.failed, "\(String(decoding: large.bytes.prefix(200), as: UTF8.self))")
+    #expect(scratch.memo.bufferCapacities.payloads > DocumentReader.Memo.bytesKept)
+    let small = evaluation.evaluate(line(padding: 10)[...], number: 2, scratch: &scratch)
+    #expect(!small.failed)
+    #expect(scratch.memo.bufferCapacities.payloads <= DocumentReader.Memo.bytesKept)
+    #expect(scratch.memo.bufferCapacities.payloads > 0)
   }
 
   /// A read that stops at `failAt`: what comes after it cannot be read.

@@ -679,6 +679,40 @@ struct FastDocumentReaderTests {
     #expect(!result.fast)
   }
 
+  /// A memo's buffers of decoded payloads keep a page's capacity from document to document,
+  /// and are freed by `trim()` once a payload has grown them past `bytesKept`; what the reader
+  /// learnt stays (the next page is read alike).
+  @Test func aMemoTrimsOnlyBuffersGrownPastTheirBound() throws {
+    func page(padding: Int) -> [UInt8] {
+      let payload = Self.transactionPayload.replacingOccurrences(
+        of: #""offerPeriod": "P1M"}"#,
+        with: #""offerPeriod": "P1M", "padding": "\#(String(repeating: "x", count: padding))"}"#)
+      return Array(
+        #"{"signedTransactions": ["\#(Self.jws(payload))"], "hasMore": false, "revision": "r"}"#
+          .utf8)
+    }
+    var memo = DocumentReader.Memo()
+    func fold(_ bytes: [UInt8]) throws -> SubscriberRecord {
+      var record = SubscriberRecord()
+      let folded = bytes.withUnsafeBufferPointer { buffer in
+        DocumentReader.fold(buffer, objectAt: 0, into: &record, memo: &memo)
+      }
+      let (end, refusal) = try #require(folded)
+      #expect(end == bytes.count && refusal == nil)
+      return record
+    }
+    let small = try fold(page(padding: 10))
+    let smallCapacity = memo.bufferCapacities.payloads
+    #expect(smallCapacity > 0 && smallCapacity <= DocumentReader.Memo.bytesKept)
+    memo.trim()
+    #expect(memo.bufferCapacities.payloads == smallCapacity)
+    _ = try fold(page(padding: DocumentReader.Memo.bytesKept + 1))
+    #expect(memo.bufferCapacities.payloads > DocumentReader.Memo.bytesKept)
+    memo.trim()
+    #expect(memo.bufferCapacities.payloads == 0)
+    #expect(try fold(page(padding: 10)) == small)
+  }
+
   /// A compact JWS around a payload (unsigned: the readers do not verify signatures).
   static func jws(_ payload: String) -> String {
     let encoded = Data(payload.utf8).base64EncodedString()

@@ -88,6 +88,22 @@ public enum DocumentReader {
 
     /// Nothing learnt yet: the state of a reader that has read no document.
     package init() {}
+
+    /// Frees the buffers of decoded JWS payloads past ``bytesKept`` bytes, keeping what was
+    /// learnt: one very large payload does not hold its memory for the rest of a batch run.
+    package mutating func trim() {
+      if reader.scratch.capacity > Self.bytesKept { reader.scratch = [] }
+      if reader.nestedScratch.capacity > Self.bytesKept { reader.nestedScratch = [] }
+    }
+
+    /// The most capacity ``trim()`` keeps in each buffer of decoded payloads: more than
+    /// Apple's payloads and a page of them need (a page's payloads are decoded one at a time).
+    package static let bytesKept = 1 << 20
+
+    /// The capacity of the buffers of decoded payloads (for the tests).
+    package var bufferCapacities: (payloads: Int, nested: Int) {
+      (reader.scratch.capacity, reader.nestedScratch.capacity)
+    }
   }
 
   /// Reads every document a file holds: one document, a JSON array of documents (each a JSON
