@@ -137,6 +137,8 @@ extension BatchEvaluation {
     }
 
     deinit {
+      // Each thread holds the workers until ``close()`` ends it: workers released with a
+      // thread started never get here (its thread waits for ever). This catches the rest.
       assert(threads.isEmpty, "workers released before they were closed")
       pthread_cond_destroy(condition)
       pthread_mutex_destroy(mutex)
@@ -183,6 +185,10 @@ extension BatchEvaluation {
       var scratch = callerScratch.take() ?? Scratch()
       answer(pending, scratch: &scratch)
       callerScratch = scratch
+      // No thread takes it out of the queue (``next()`` does, for the threads).
+      pthread_mutex_lock(mutex)
+      queue.removeAll { $0 === pending }
+      pthread_mutex_unlock(mutex)
     }
 
     /// Lets the threads end once no batch has lines left, and waits for them.
@@ -208,7 +214,8 @@ extension BatchEvaluation {
       var attributes = pthread_attr_t()
       pthread_attr_init(&attributes)
       defer { pthread_attr_destroy(&attributes) }
-      pthread_attr_setstacksize(&attributes, Self.stackSize)
+      let sized = pthread_attr_setstacksize(&attributes, Self.stackSize)
+      precondition(sized == 0, "a thread stack of \(Self.stackSize) bytes refused")
       // The thread holds the workers until its work ends.
       let context = Unmanaged.passRetained(self).toOpaque()
       #if canImport(Darwin)

@@ -155,6 +155,19 @@ struct BatchEvaluationWorkersTests {
     }
     #expect(workers.threadCount == threadsGiven)
     #expect(onCaller.load(ordering: .relaxed) == (threadsGiven == 0 ? 80 : 0))
+    // A batch answered is not kept by the workers, with threads or without: memory stays a
+    // few batches.
+    weak var released: BatchEvaluation.Pending?
+    do {
+      let pending = workers.handOver(batches[0])
+      released = pending
+      _ = try Self.answers(pending, from: workers)
+    }
+    if threadsGiven > 0 {
+      // A thread takes it out of the queue when it looks for lines next: hand it another.
+      _ = try Self.answers(workers.handOver(batches[1]), from: workers)
+    }
+    #expect(released == nil, "an answered batch is still held")
     #expect(tally.mostRunning <= max(threadsGiven, 1))
   }
 

@@ -38,6 +38,44 @@ extension FastDocumentReaderTests {
     #expect(result.agree && result.fast, "\(spaced)")
   }
 
+  /// A key's token is taken only where it lies whole within the bytes: where the bytes end
+  /// inside it, it is not taken, even when the memory after their end goes on with the rest
+  /// of the token (and no load reads past their end: run under the address sanitizer).
+  @Test(arguments: FastDocumentReader.Key.allCases.filter { $0 != .unknown })
+  func aTokenIsTakenOnlyWhereItLiesWhole(key: FastDocumentReader.Key) {
+    let token = #"""# + key.name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } + #"":"#
+    let bytes = Array(token.utf8) + Array(#" "x"}"#.utf8)
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      let keys = FastDocumentReader.KeyTable.shared
+      for available in 0..<token.utf8.count {
+        #expect(
+          keys.tokenLength(of: key.rawValue, at: 0, in: base, available) == nil,
+          "\(token) taken from \(available) bytes")
+      }
+      #expect(keys.tokenLength(of: key.rawValue, at: 0, in: base, bytes.count) == token.utf8.count)
+    }
+  }
+
+  /// A decoded payload cut at every byte, each prefix in memory of its own, read by a reader
+  /// that has read the whole payload (so it predicts every key): no prefix is read as a
+  /// document, and no load reads past its end (run under the address sanitizer).
+  @Test func aPayloadCutAtEveryByteIsNotReadPastItsEnd() {
+    let whole = Array(Self.transactionPayload.utf8)
+    var reader = FastDocumentReader()
+    let read = whole.withUnsafeBufferPointer { buffer in
+      FastDocumentReader.read(buffer, objectAt: 0, reusing: &reader) { _ in }
+    }
+    #expect(read != nil, "the whole payload is read")
+    for cut in 1..<whole.count {
+      let prefix = Array(whole[..<cut])
+      let end = prefix.withUnsafeBufferPointer { buffer in
+        FastDocumentReader.read(buffer, objectAt: 0, reusing: &reader) { _ in }
+      }
+      #expect(end == nil, "read from its first \(cut) bytes")
+    }
+  }
+
   /// The same for a token shorter than a word (`"type":`, seven bytes), predicted from one
   /// payload of a page to the next.
   @Test func shortPredictedTokensAreComparedInEveryByte() {

@@ -587,7 +587,7 @@ struct FastDocumentReaderTests {
 
   /// Ids of equal length that differ only in one word (bytes 0–7, 8–15, 16–23 or the last
   /// eight), and ids one of which begins the other, are told apart when read in turn with one
-  /// memo; ids too short (under 8 bytes) or too long (over 32) for the words are still read
+  /// memo, short ones (under 8 bytes) too; ids too long (over 32) for the words are still read
   /// exactly and shared.
   @Test(arguments: [
     ("com.example.product.monthly", "com.exbmple.product.monthly"),
