@@ -96,15 +96,8 @@ extension FastDocumentReader {
     @inline(__always)
     func key(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) -> Key {
       guard count > 0, count <= Spelling.longest else { return .unknown }
-      let first: UInt64
-      let last: UInt64
-      if count >= 8 {
-        first = Spelling.load(raw, start)
-        last = Spelling.load(raw, start + count - 8)
-      } else {
-        first = Spelling.short(raw, available, start, count)
-        last = first
-      }
+      // The first and last words, as the table's names were placed by.
+      let (first, last) = Spelling.ends(raw, available, start, count)
       var slot = Self.slot(count, first, last)
       while true {
         let stored = Int(slots[slot])

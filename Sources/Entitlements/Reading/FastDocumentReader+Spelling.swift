@@ -29,20 +29,32 @@ extension FastDocumentReader {
     init(_ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int) {
       guard count > 0, count <= Self.longest else { return }
       self.count = count
-      if count < 8 {
-        words[0] = Self.short(raw, available, start, count)
-        return
-      }
-      words[0] = Self.load(raw, start)
+      let (first, last) = Self.ends(raw, available, start, count)
+      words[0] = first
+      guard count >= 8 else { return }
       words[1] = count > 16 ? Self.load(raw, start + 8) : 0
       words[2] = count > 24 ? Self.load(raw, start + 16) : 0
-      words[3] = Self.load(raw, start + count - 8)
+      words[3] = last
     }
 
     /// The first word: the first eight bytes, or a shorter text whole.
     var first: UInt64 { words[0] }
     /// The last eight bytes, or a shorter text whole.
     var last: UInt64 { count < 8 ? words[0] : words[3] }
+
+    /// ``first`` and ``last`` of the spelling of the `count` bytes (1 to ``longest``) at `start`
+    /// of `raw`, which holds `available` bytes, without the words between: what a hash of the
+    /// text needs.
+    @inline(__always)
+    static func ends(
+      _ raw: UnsafeRawPointer, _ available: Int, _ start: Int, _ count: Int
+    ) -> (first: UInt64, last: UInt64) {
+      guard count >= 8 else {
+        let word = short(raw, available, start, count)
+        return (word, word)
+      }
+      return (load(raw, start), load(raw, start + count - 8))
+    }
 
     /// Whether the ``count`` bytes at `start` of `bytes`, which holds `available` bytes (the
     /// ``count`` bytes among them), are this text.
