@@ -44,22 +44,15 @@ extension FastDocumentReader {
           spelling.isSpelt(at: index + 1, in: UnsafeRawPointer(base), bytes.count)
         else { continue }
         index = end + 1
-        if place != first {
-          memo.strings.swapAt(first, place)
-          memo.spellings.swapAt(first, place)
-        }
+        memo.promote(place, to: first)
         return memo.strings[first]
       }
     }
     let (start, end) = try rawString(allowSlashEscape: true)
     for place in first..<first + 2
     where memo.spellings[place].count < 0 && Self.spells(memo.strings[place], bytes, start, end) {
-      let value = memo.strings[place]
-      if place != first {
-        memo.strings.swapAt(first, place)
-        memo.spellings.swapAt(first, place)
-      }
-      return value
+      memo.promote(place, to: first)
+      return memo.strings[first]
     }
     index = start - 1
     let value = try string()

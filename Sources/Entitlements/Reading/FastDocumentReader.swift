@@ -73,6 +73,13 @@ struct FastDocumentReader {
     /// none for a string of more than 32 bytes): the next id is first compared with them where
     /// it lies, before it is scanned.
     var spellings = InlineArray<4, Spelling>(repeating: Spelling())
+
+    /// Makes the id at `place` the most recent of its kind, whose first place is `first`.
+    mutating func promote(_ place: Int, to first: Int) {
+      guard place != first else { return }
+      strings.swapAt(first, place)
+      spellings.swapAt(first, place)
+    }
   }
   let keys = KeyTable.shared
   /// The ids an entry usually shares with the one before (``sharedString(_:)``).
