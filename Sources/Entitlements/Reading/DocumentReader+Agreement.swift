@@ -51,27 +51,25 @@ extension DocumentReader {
   /// What the byte-level reader reads differently when it reads `bytes` in place, as a
   /// document among others on a line (`FastDocumentReader.read(_:objectAt:reusing:_:)`):
   /// inside `[` and `, 0]`, with what it learnt from reading the same bytes just before (the
-  /// fold of `entitlements evaluate` is checked by ``foldDisagreement(_:whole:)``). `nil` when it reads the document that the
-  /// whole-document reader reads and ends just past it, or gives up where that reader gives up;
-  /// an object followed by other bytes (which the line's scanner then refuses) is no
-  /// disagreement. `whole` is what the whole-document reader read of `bytes`.
+  /// fold of `entitlements evaluate` is checked by ``foldDisagreement(_:whole:)``). `nil` when
+  /// it reads the document that the whole-document reader reads and ends just past it, or
+  /// gives up where that reader gives up; an object followed by other bytes (which the line's
+  /// scanner then refuses) is no disagreement. `whole` is what the whole-document reader read
+  /// of `bytes`.
   private static func inPlaceDisagreement(_ bytes: [UInt8], whole: AppStoreDocument?) -> String? {
-    let leading = bytes.prefix { isWhitespace($0) }.count
-    guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
-    let trailing = bytes.reversed().prefix { isWhitespace($0) }.count
-    let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
+    guard let (line, start, objectEnd) = onALine(bytes) else { return nil }
     var reader = FastDocumentReader()
     let read = line.withUnsafeBufferPointer { buffer in
       var document: AppStoreDocument?
       for _ in 0..<2 {
         document = nil
-        let end = FastDocumentReader.read(buffer, objectAt: 1 + leading, reusing: &reader) {
+        let end = FastDocumentReader.read(buffer, objectAt: start, reusing: &reader) {
           document = $0
         }
         guard let end, document != nil else { return (AppStoreDocument?.none, -1) }
-        guard end == 1 + bytes.count - trailing else { return (AppStoreDocument?.none, end) }
+        guard end == objectEnd else { return (AppStoreDocument?.none, end) }
       }
-      return (document, 1 + bytes.count - trailing)
+      return (document, objectEnd)
     }
     switch (read.0, whole) {
     case (nil, nil): return nil
@@ -95,16 +93,13 @@ extension DocumentReader {
   /// folds one subscriber after another. An object followed by other bytes is no disagreement
   /// (the line's scanner refuses them).
   private static func foldDisagreement(_ bytes: [UInt8], whole: AppStoreDocument?) -> String? {
-    let leading = bytes.prefix { isWhitespace($0) }.count
-    guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
-    let end = 1 + bytes.count - bytes.reversed().prefix { isWhitespace($0) }.count
-    let line = [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8)
+    guard let (line, start, end) = onALine(bytes) else { return nil }
     var memo = Memo()
     var record = SubscriberRecord()
     for _ in 0..<2 {
       record.reset()
       let folded = line.withUnsafeBufferPointer { buffer in
-        fold(buffer, objectAt: 1 + leading, into: &record, memo: &memo)
+        fold(buffer, objectAt: start, into: &record, memo: &memo)
       }
       guard let folded else {
         guard whole == nil else { return "folding in place gives up on a document read whole" }
@@ -124,6 +119,18 @@ extension DocumentReader {
       }
     }
     return nil
+  }
+
+  /// `bytes` placed on a line as a document among others, inside `[` and `, 0]`, with where
+  /// its object starts and where it ends on that line (past its closing brace, whitespace
+  /// after it left out); `nil` when `bytes` are no object.
+  private static func onALine(_ bytes: [UInt8]) -> (line: [UInt8], start: Int, end: Int)? {
+    let leading = bytes.prefix { isWhitespace($0) }.count
+    guard leading < bytes.count, bytes[leading] == UInt8(ascii: "{") else { return nil }
+    let trailing = bytes.reversed().prefix { isWhitespace($0) }.count
+    return (
+      [UInt8(ascii: "[")] + bytes + Array(", 0]".utf8), 1 + leading, 1 + bytes.count - trailing
+    )
   }
 
   /// Whether two documents are the same value of the same type.
