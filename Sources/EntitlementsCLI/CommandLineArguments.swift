@@ -295,7 +295,8 @@ public enum CommandLineArguments {
 
         --at INSTANT    the instant of each status; default: now
         --catalog FILE  the product catalog (the scenario format's "products")
-        --jobs N        threads; default: the machine's cores
+        --jobs N        threads; default: the cores this process may use (its CPU
+                        affinity and its container's CPU limit)
 
       A progress line goes to standard error when it is a terminal.
 

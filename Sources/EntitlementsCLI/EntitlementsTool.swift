@@ -117,7 +117,7 @@ public enum EntitlementsTool {
     {
       return evaluate(
         input: input, catalog: catalog, at: at ?? now,
-        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+        jobs: jobs ?? UsableCores.here(),
         standardInput: StandardStreams.standardInput(), write: StandardStreams.writeOutput,
         writeError: StandardStreams.writeError, showsProgress: StandardStreams.errorIsTerminal)
     }
