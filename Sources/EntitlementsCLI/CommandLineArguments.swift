@@ -296,7 +296,7 @@ public enum CommandLineArguments {
         --at INSTANT    the instant of each status; default: now
         --catalog FILE  the product catalog (the scenario format's "products")
         --jobs N        threads; default: the cores this process may use (its CPU
-                        affinity and its container's CPU limit)
+                        affinity, within its cgroup's CPU quota: a container's limit)
 
       A progress line goes to standard error when it is a terminal.
 

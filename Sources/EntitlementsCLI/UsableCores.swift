@@ -1,28 +1,41 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How many threads `entitlements evaluate` starts when `--jobs` is not given: the cores this
 /// process may use, not every core of the machine.
 ///
 /// A backend's batch job rarely owns the machine. `taskset`, a container's cpuset and a
 /// scheduler's placement narrow the cores a process may run on (its CPU affinity); a
-/// container's CPU limit gives it a quota of CPU time per period (cgroup v2 `cpu.max`, v1
-/// `cpu.cfs_quota_us` over `cpu.cfs_period_us`). Threads past either only wait for a core, or
-/// are throttled, and each costs its buffers. The count is the least of the machine's cores,
-/// the affinity's and the quota rounded up (a limit of 1.5 CPUs gives 2 threads), and at least
-/// 1. What cannot be read (another system, a file that is not there) narrows nothing.
+/// container's CPU limit, or systemd's `CPUQuota=`, gives its cgroup a quota of CPU time per
+/// period (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us` over `cpu.cfs_period_us`). Threads past
+/// either only wait for a core, or are throttled, and each costs its buffers and its address
+/// space. The count is the least of the cores online, the affinity's and each quota of the
+/// process's cgroup and the cgroups above it, rounded up (a limit of 1.5 CPUs gives 2 threads),
+/// and at least 1. What cannot be read (another system, a folder the container does not show)
+/// narrows nothing.
 ///
 /// ```swift
-/// let jobs = UsableCores.count(machine: 64) { path in
+/// let jobs = UsableCores.count(online: 64) { path in
 ///   ["/proc/self/status": "Cpus_allowed_list:\t0-63\n",
+///    "/proc/self/cgroup": "0::/\n",
 ///    "/sys/fs/cgroup/cpu.max": "200000 100000\n"][path]
 /// }
 /// // jobs == 2: a container limited to 2 CPUs of a 64-core machine
 /// ```
-enum UsableCores {
-  /// The threads to start: see the type's description. `read` gives a file's text, or `nil`
-  /// when it cannot be read.
-  static func count(machine: Int, read: (String) -> String?) -> Int {
-    var count = machine
+package enum UsableCores {
+  /// The threads to start: see the type's description.
+  ///
+  /// - Parameters:
+  ///   - online: The cores online.
+  ///   - read: A file's text, or `nil` when it cannot be read.
+  /// - Returns: The least of `online`, the affinity's cores and the quotas, at least 1.
+  static func count(online: Int, read: (String) -> String?) -> Int {
+    var count = online
     if let status = read("/proc/self/status"), let allowed = affinity(status: status) {
       count = min(count, allowed)
     }
@@ -30,9 +43,11 @@ enum UsableCores {
     return max(count, 1)
   }
 
-  /// The threads to start on this machine, reading its files.
-  static func here() -> Int {
-    count(machine: ProcessInfo.processInfo.activeProcessorCount) { path in
+  /// The threads to start on this machine, reading its files: ``count(online:read:)`` of the
+  /// cores the system has online (not Foundation's `activeProcessorCount`, which on Linux
+  /// already reads a cgroup v1 cpuset, counting only its first range).
+  package static func here() -> Int {
+    count(online: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { path in
       (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) }
     }
   }
@@ -49,25 +64,34 @@ enum UsableCores {
     let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
     for range in list.split(separator: ",") {
       let ends = range.split(separator: "-", omittingEmptySubsequences: false)
-      guard let first = Int(ends[0]), let last = ends.count == 2 ? Int(ends[1]) : first,
-        ends.count <= 2, first >= 0, last >= first
+      guard ends.count <= 2, let first = Int(ends[0]),
+        let last = ends.count == 2 ? Int(ends[1]) : first, last >= first
       else { return nil }
       count += last - first + 1
     }
     return count > 0 ? count : nil
   }
 
-  /// The CPU quota that applies to this process, rounded up, or `nil` without one: the least of
-  /// cgroup v2's `cpu.max` in the process's cgroup and each above it, and cgroup v1's
-  /// `cpu.cfs_quota_us` at the hierarchy's root (a container's own, in its namespace).
+  /// The least CPU quota of the process's cgroup and those above it, rounded up, or `nil`
+  /// without one: cgroup v2's `cpu.max` under `/sys/fs/cgroup`, and cgroup v1's
+  /// `cpu.cfs_quota_us` under `/sys/fs/cgroup/cpu` or `/sys/fs/cgroup/cpu,cpuacct`.
+  ///
+  /// In a container, the mount shows the container's own cgroup at its root, while
+  /// `/proc/self/cgroup` may name it by its path on the host: the root is read, and the folders
+  /// of that path, which are not there, read nothing.
   static func quota(read: (String) -> String?) -> Int? {
+    let cgroup = read("/proc/self/cgroup")
     var quotas: [Int] = []
-    for folder in cgroupFolders(read("/proc/self/cgroup")) {
+    for folder in folders(of: cgroup, hierarchy: { $0.isEmpty }, under: ["/sys/fs/cgroup"]) {
       if let text = read(folder + "/cpu.max"), let cores = quota(cpuMax: text) {
         quotas.append(cores)
       }
     }
-    for folder in ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"] {
+    let v1 = ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"]
+    for folder in folders(
+      of: cgroup, hierarchy: { $0.split(separator: ",").contains("cpu") },
+      under: v1)
+    {
       if let microseconds = read(folder + "/cpu.cfs_quota_us"),
         let period = read(folder + "/cpu.cfs_period_us"),
         let cores = quota(microseconds: microseconds, per: period)
@@ -78,20 +102,29 @@ enum UsableCores {
     return quotas.min()
   }
 
-  /// The folders whose `cpu.max` limits this process: its cgroup v2 folder, named by the
-  /// `0::` line of `/proc/self/cgroup`, and every folder above it up to `/sys/fs/cgroup`. A
-  /// cgroup outside the process's namespace (a path through `..`) is not mounted where it
-  /// could be read: only the root is.
-  static func cgroupFolders(_ cgroup: String?) -> [String] {
-    let root = "/sys/fs/cgroup"
-    guard
-      let line = cgroup?.split(separator: "\n").first(where: { $0.hasPrefix("0::/") })
-    else { return [root] }
-    let names = line.dropFirst("0::/".count).split(separator: "/")
-    guard !names.contains("..") else { return [root] }
-    var folders = [root]
-    for name in names { folders.append(folders[folders.count - 1] + "/" + name) }
-    return folders
+  /// The folders whose quota limits this process in one cgroup hierarchy: under each of
+  /// `mounts`, the mount itself and each folder down to the path that `/proc/self/cgroup` (its
+  /// text, `cgroup`) gives on the hierarchy's line, `ID:CONTROLLERS:/PATH`, whose controllers
+  /// satisfy `hierarchy` (v2's line has none: `0::/PATH`).
+  ///
+  /// Without such a line, none. A path through `..` (a cgroup outside the process's cgroup
+  /// namespace) is not under the mount: the mount's root is then a cgroup beside the process's,
+  /// not above it, and nothing is read.
+  static func folders(
+    of cgroup: String?, hierarchy: (Substring) -> Bool, under mounts: [String]
+  ) -> [String] {
+    for line in (cgroup ?? "").split(separator: "\n") {
+      let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+      guard fields.count == 3, hierarchy(fields[1]), fields[2].hasPrefix("/") else { continue }
+      let names = fields[2].split(separator: "/")
+      guard !names.contains("..") else { return [] }
+      return mounts.flatMap { mount in
+        var folders = [mount]
+        for name in names { folders.append(folders[folders.count - 1] + "/" + name) }
+        return folders
+      }
+    }
+    return []
   }
 
   /// Cores from cgroup v2's `cpu.max` (`QUOTA PERIOD` in microseconds, or `max PERIOD` for

@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsCLI
 import EntitlementsTesting
 import Foundation
 
@@ -38,7 +39,8 @@ enum WholeProcess {
     if peer == nil {
       print("    peer left out: python3 with orjson not found (pip install orjson)")
     }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    // The threads the tool starts without --jobs.
+    let cores = UsableCores.here()
     let runs = quick ? 1 : 3
     print(
       "    the commands of a row run in turn, round after round, the first one alternating "
