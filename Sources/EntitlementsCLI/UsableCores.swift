@@ -43,17 +43,22 @@ package enum UsableCores {
     return max(count, 1)
   }
 
-  /// The threads to start on this machine, reading its files: ``count(online:read:)`` of the
-  /// cores the system has online (not Foundation's `activeProcessorCount`, which on Linux
-  /// already reads a cgroup v1 cpuset, counting only its first range).
+  /// The threads to start on this machine, reading its files.
+  ///
+  /// - Returns: ``count(online:read:)`` of the cores the system has online. Not Foundation's
+  ///   `activeProcessorCount`, which on Linux already reads a cgroup v1 quota at the `cpu`
+  ///   mount's root, else a v1 cpuset's first range only; the machine's cores if the system
+  ///   does not say.
   package static func here() -> Int {
-    count(online: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { path in
+    let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    return count(online: online > 0 ? online : ProcessInfo.processInfo.processorCount) { path in
       (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) }
     }
   }
 
   /// How many cores the `Cpus_allowed_list` line of `/proc/self/status` names
-  /// (`0-3,8,10-11` names 7), or `nil` without a line that reads.
+  /// (`0-3,8,10-11` names 7), or `nil` without a line that reads (Linux numbers fewer than
+  /// 2²⁰ cores).
   static func affinity(status: String) -> Int? {
     guard
       let line = status.split(separator: "\n").first(where: {
@@ -65,7 +70,7 @@ package enum UsableCores {
     for range in list.split(separator: ",") {
       let ends = range.split(separator: "-", omittingEmptySubsequences: false)
       guard ends.count <= 2, let first = Int(ends[0]),
-        let last = ends.count == 2 ? Int(ends[1]) : first, last >= first
+        let last = ends.count == 2 ? Int(ends[1]) : first, last >= first, last < 1 << 20
       else { return nil }
       count += last - first + 1
     }
@@ -108,14 +113,14 @@ package enum UsableCores {
   /// satisfy `hierarchy` (v2's line has none: `0::/PATH`).
   ///
   /// Without such a line, none. A path through `..` (a cgroup outside the process's cgroup
-  /// namespace) is not under the mount: the mount's root is then a cgroup beside the process's,
-  /// not above it, and nothing is read.
+  /// namespace) is not under the mount: the mount's root is then neither the process's cgroup
+  /// nor one above it, and nothing is read.
   static func folders(
     of cgroup: String?, hierarchy: (Substring) -> Bool, under mounts: [String]
   ) -> [String] {
     for line in (cgroup ?? "").split(separator: "\n") {
       let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-      guard fields.count == 3, hierarchy(fields[1]), fields[2].hasPrefix("/") else { continue }
+      guard fields.count == 3, hierarchy(fields[1]) else { continue }
       let names = fields[2].split(separator: "/")
       guard !names.contains("..") else { return [] }
       return mounts.flatMap { mount in
@@ -142,6 +147,6 @@ package enum UsableCores {
       let period = Int(period.trimmingCharacters(in: .whitespacesAndNewlines)),
       quota > 0, period > 0
     else { return nil }
-    return (quota + period - 1) / period
+    return quota / period + (quota % period == 0 ? 0 : 1)
   }
 }

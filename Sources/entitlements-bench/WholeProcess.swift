@@ -84,8 +84,9 @@ enum WholeProcess {
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
       let arguments = ["evaluate", file, "--catalog", catalog, "--at", at]
       // At 10⁶, one run of the tool alone: the peer would take minutes and show nothing new
-      // (its memory does not grow). Below, the tool on all cores, the peer, and the tool on one
-      // core (the peer is one process: the ratio per core compares one core with one core).
+      // (its memory does not grow). Below, the tool on the cores it may use, the peer, and the
+      // tool on one core (the peer is one process: the ratio per core compares one core with
+      // one core).
       let large = count >= 1_000_000
       var commands = [{ Tool.run(arguments) }]
       if !large {

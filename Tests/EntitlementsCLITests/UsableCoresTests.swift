@@ -46,7 +46,7 @@ struct UsableCoresTests {
       expected: 1),
     .init("no limit (max)", ["/sys/fs/cgroup/cpu.max": "max 100000\n"], expected: 64),
     .init(
-      "a cgroup above the process's limits it", path: "/batch.slice/job-7.scope",
+      "a cgroup above the process's one limits it", path: "/batch.slice/job-7.scope",
       [
         "/sys/fs/cgroup/batch.slice/cpu.max": "300000 100000\n",
         "/sys/fs/cgroup/batch.slice/job-7.scope/cpu.max": "max 100000\n",
@@ -80,7 +80,8 @@ struct UsableCoresTests {
       ],
       expected: 3),
     .init(
-      "cgroup v1, cpu", path: "/docker/abc",
+      "cgroup v1, the cpu mount's root, for a container named by its host path",
+      path: "/docker/abc",
       [
         "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "400000\n",
         "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n",
@@ -109,6 +110,14 @@ struct UsableCoresTests {
         "/sys/fs/cgroup/cpu.max": "800000 100000\n",
       ],
       expected: 6),
+    .init(
+      "each hierarchy along its own line", online: 64,
+      files: [
+        "/proc/self/cgroup": "a line that does not read\n4:cpu,cpuacct:/v1\n0::/v2\n",
+        "/sys/fs/cgroup/v1/cpu.max": "100000 100000\n",
+        "/sys/fs/cgroup/v2/cpu.max": "200000 100000\n",
+      ],
+      expected: 2),
     .init("no core online still gives one thread", online: 0, files: [:], expected: 1),
   ]
 
@@ -130,7 +139,7 @@ struct UsableCoresTests {
   @Test(arguments: [
     "Name:\tx\n", "Cpus_allowed_list:\t\n", "Cpus_allowed_list:\ta-b\n",
     "Cpus_allowed_list:\t3-1\n", "Cpus_allowed_list:\t0-3,5-4\n", "Cpus_allowed_list:\t1-2-3\n",
-    "Cpus_allowed_list:\t-1\n",
+    "Cpus_allowed_list:\t-1\n", "Cpus_allowed_list:\t0-9223372036854775807\n",
   ])
   func affinityThatDoesNotRead(_ status: String) {
     #expect(UsableCores.affinity(status: status) == nil)
