@@ -45,10 +45,9 @@ package enum UsableCores {
 
   /// The threads to start on this machine, reading its files.
   ///
-  /// - Returns: ``count(online:read:)`` of the cores the system has online. Not Foundation's
-  ///   `activeProcessorCount`, which on Linux already reads a cgroup v1 quota at the `cpu`
-  ///   mount's root, else a v1 cpuset's first range only; the machine's cores if the system
-  ///   does not say.
+  /// - Returns: ``count(online:read:)`` of the cores online, or of the machine's cores if the
+  ///   system does not say. Not of Foundation's `activeProcessorCount`, which on Linux already
+  ///   reads a cgroup v1 quota at the `cpu` mount's root, else a v1 cpuset's first range only.
   package static func here() -> Int {
     let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     return count(online: online > 0 ? online : ProcessInfo.processInfo.processorCount) { path in

@@ -113,9 +113,18 @@ struct UsableCoresTests {
     .init(
       "each hierarchy along its own line", online: 64,
       files: [
-        "/proc/self/cgroup": "a line that does not read\n4:cpu,cpuacct:/v1\n0::/v2\n",
+        "/proc/self/cgroup":
+          "a line that does not read\n3:cpuset:/cs\n0::/v2\n4:cpu,cpuacct:/v1\n",
+        "/sys/fs/cgroup/v2/cpu.max": "300000 100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/v1/cpu.cfs_quota_us": "200000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/v1/cpu.cfs_period_us": "100000\n",
+        // One core wherever a hierarchy would follow another's line.
+        "/sys/fs/cgroup/cs/cpu.max": "100000 100000\n",
         "/sys/fs/cgroup/v1/cpu.max": "100000 100000\n",
-        "/sys/fs/cgroup/v2/cpu.max": "200000 100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/v2/cpu.cfs_quota_us": "100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/v2/cpu.cfs_period_us": "100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/cs/cpu.cfs_quota_us": "100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/cs/cpu.cfs_period_us": "100000\n",
       ],
       expected: 2),
     .init("no core online still gives one thread", online: 0, files: [:], expected: 1),
@@ -139,7 +148,8 @@ struct UsableCoresTests {
   @Test(arguments: [
     "Name:\tx\n", "Cpus_allowed_list:\t\n", "Cpus_allowed_list:\ta-b\n",
     "Cpus_allowed_list:\t3-1\n", "Cpus_allowed_list:\t0-3,5-4\n", "Cpus_allowed_list:\t1-2-3\n",
-    "Cpus_allowed_list:\t-1\n", "Cpus_allowed_list:\t0-9223372036854775807\n",
+    "Cpus_allowed_list:\t-1\n", "Cpus_allowed_list:\t0-1048576\n",
+    "Cpus_allowed_list:\t0-9223372036854775807\n",
   ])
   func affinityThatDoesNotRead(_ status: String) {
     #expect(UsableCores.affinity(status: status) == nil)
@@ -148,7 +158,7 @@ struct UsableCoresTests {
   @Test(arguments: [
     ("200000 100000", 2 as Int?), ("100000 100000\n", 1), ("1 100000", 1), ("max 100000", nil),
     ("100000", nil), ("0 100000", nil), ("100000 0", nil), ("-5 100000", nil),
-    ("100000 100000 1", nil),
+    ("100000 100000 1", nil), ("9223372036854775807 100000", 92_233_720_368_548),
   ])
   func cores(ofCPUMax text: String, are expected: Int?) {
     #expect(UsableCores.quota(cpuMax: text) == expected)
