@@ -56,12 +56,10 @@ extension FastDocumentReader {
     }
     index = start - 1
     let value = try string()
-    memo.strings[first + 1] = memo.strings[first]
-    memo.spellings[first + 1] = memo.spellings[first]
-    memo.strings[first] = value
-    memo.spellings[first] =
+    let spelling =
       bytes.baseAddress.map { Spelling(UnsafeRawPointer($0), bytes.count, start, end - start) }
       ?? Spelling()
+    memo.remember(value, spelt: spelling, first: first)
     return value
   }
 

@@ -80,6 +80,16 @@ struct FastDocumentReader {
       strings.swapAt(first, place)
       spellings.swapAt(first, place)
     }
+
+    /// Keeps `value`, spelt as `spelling`, as the most recent id of its kind, whose first
+    /// place is `first`: the one most recent before becomes the second, and the second is
+    /// forgotten.
+    mutating func remember(_ value: String, spelt spelling: Spelling, first: Int) {
+      strings[first + 1] = strings[first]
+      spellings[first + 1] = spellings[first]
+      strings[first] = value
+      spellings[first] = spelling
+    }
   }
   let keys = KeyTable.shared
   /// The ids an entry usually shares with the one before (``sharedString(_:)``).
