@@ -67,15 +67,16 @@ struct BatchEvaluation: Sendable {
     } catch {
       return (Self.error(error.message, line: number, subscriber: error.subscriber), true)
     }
-    // The documents the byte-level reader did not read are read and folded now; the first
-    // document that cannot be read, in line order, is the line's error.
+    // The documents not folded in place (JWS strings, and objects that could not be read,
+    // read again for their error) are read and folded now; the first document that cannot be
+    // read, in line order, is the line's error.
     for (index, document) in parsed.documents.enumerated() {
       do throws(ReadError) {
         switch document {
         case .folded: continue
         case .refused(let error): throw error
         case .json(let bytes):
-          scratch.record.fold(try DocumentReader.readGeneral(Array(bytes)))
+          scratch.record.fold(try DocumentReader.read(bytes))
         case .jws(let compact): scratch.record.fold(try DocumentReader.read(Array(compact.utf8)))
         }
       } catch {

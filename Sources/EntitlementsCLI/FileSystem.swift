@@ -31,7 +31,7 @@ enum FileSystem {
   /// pipe, a device, a file of a file system that cannot map it) is read as ``read(_:)``
   /// reads it.
   ///
-  /// For Apple's documents, which the byte-level reader reads in place: an 80 MB
+  /// For Apple's documents, which the document reader reads in place: an 80 MB
   /// verifyReceipt response read into fresh memory costs a page fault per 4 KB page and a
   /// copy, a fifth of `explain`'s time (DESIGN.md "Performance"). The mapping shows the file
   /// as it is while it is read: a file truncated by another process meanwhile ends the process.

@@ -10,9 +10,10 @@ import Entitlements
 /// …]}`, each document any shape the reader accepts, as a JSON value or a JWS string.
 ///
 /// The line is scanned, not parsed into a tree: each JSON document is read where it lies by
-/// the byte-level reader, which folds it into the subscriber's record and says where it ends;
-/// a document it does not read (an irregular one) is skipped and its bytes kept, for the
-/// general reader.
+/// the document reader (``DocumentReader/fold(_:objectAt:into:memo:)``), which folds it into
+/// the subscriber's record and says where it ends; a document it cannot fold (bytes that are
+/// not JSON, a document of no kind) is skipped and its bytes kept, to be read again for the
+/// error that says why.
 ///
 /// ```swift
 /// var record = SubscriberRecord()
@@ -25,12 +26,12 @@ import Entitlements
 struct SubscriberLine {
   /// One document of the line.
   enum Document {
-    /// A JSON object read in place by the byte-level reader, and folded.
+    /// A JSON object read in place, and folded.
     case folded
-    /// A JSON object read in place by the byte-level reader and refused (a verifyReceipt
-    /// status that carries no receipt): why.
+    /// A JSON object read in place and refused (a verifyReceipt status that carries no
+    /// receipt): why.
     case refused(ReadError)
-    /// A JSON value the byte-level reader did not read: its bytes.
+    /// A JSON value that could not be folded in place: its bytes.
     case json(ArraySlice<UInt8>)
     /// A JWS string, unescaped.
     case jws(String)
@@ -47,8 +48,7 @@ struct SubscriberLine {
   /// `documents`, in order.
   let documents: [Document]
 
-  /// Scans a line, and folds the documents the byte-level reader reads into `record` (the
-  /// others are ``Document/json(_:)`` and ``Document/jws(_:)``, for the caller to read and
+  /// Scans a line, and folds the documents read in place into `record` (the others are ``Document/json(_:)`` and ``Document/jws(_:)``, for the caller to read and
   /// fold). `memo` carries what the document reader learnt from the documents before (of this
   /// line and of the lines before it).
   ///
@@ -195,8 +195,8 @@ private struct Scanner {
     index = end + 1
   }
 
-  /// The documents array: each JSON object the byte-level reader reads is folded into
-  /// `record` (or refused), any other element kept as its bytes or its JWS string.
+  /// The documents array: each JSON object read in place is folded into `record` (or
+  /// refused), any other element kept as its bytes or its JWS string.
   mutating func documents(
     into record: inout SubscriberRecord, memo: inout DocumentReader.Memo
   ) throws(Failure) -> [SubscriberLine.Document] {
@@ -228,9 +228,9 @@ private struct Scanner {
     }
   }
 
-  /// The JSON object at ``index``, read by the byte-level reader and folded into `record`:
-  /// the index just past it, and the error when it is refused; `nil` when it is not an object
-  /// the byte-level reader reads.
+  /// The JSON object at ``index``, read in place and folded into `record`: the index just
+  /// past it, and the error when it is refused; `nil` when it cannot be read (its bytes are
+  /// not JSON, it is of no kind).
   func foldObject(into record: inout SubscriberRecord, memo: inout DocumentReader.Memo)
     -> (end: Int, refusal: ReadError?)?
   {

@@ -12,11 +12,11 @@
 import Entitlements
 
 /// Reads one input as any Apple document, evaluates it, and asks for a status: none of this
-/// may trap, whatever the bytes. The byte-level reader must also read what the general reader
-/// reads, or give up.
+/// may trap, whatever the bytes. The reader must also refuse as not JSON what the JSON parser
+/// refuses, and read a document in place, on a line, as it reads it whole.
 func exercise(_ bytes: [UInt8]) {
-  if let disagreement = DocumentReader._readersDisagreement(bytes) {
-    preconditionFailure("the two readers disagree: \(disagreement)")
+  if let problem = DocumentReader._consistencyProblem(bytes) {
+    preconditionFailure("the reader is inconsistent: \(problem)")
   }
   guard let document = try? DocumentReader.read(bytes) else { return }
   let evaluation = Evaluator().evaluate(document.history)

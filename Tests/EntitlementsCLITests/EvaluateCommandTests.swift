@@ -259,31 +259,34 @@ struct EvaluateCommandTests {
     return (line, record)
   }
 
-  /// Regular documents are read where they lie, on a line that is a slice of a larger batch,
-  /// folded, and the scan goes on just past each; a document the byte-level reader does not
-  /// read is kept as its bytes, and a refused one as its error.
-  @Test func regularDocumentsAreReadInPlace() throws {
+  /// Documents are read where they lie, on a line that is a slice of a larger batch, folded
+  /// (an irregular one with its diagnostic), and the scan goes on just past each; a document
+  /// of no kind is kept as its bytes, for its error, and a refused one as its error.
+  @Test func documentsAreReadInPlace() throws {
     let first = Self.transaction(2_000_000_000_000_001, original: 1, start: 1_700_000_000_000)
     let last = Self.transaction(2_000_000_000_000_002, original: 1, start: 1_702_592_000_000)
     let irregular = #"{"transactionId": 12}"#
+    let unrecognized = #"{"transactionIdentifier": 12}"#
     let batch = Array(
-      #"{"subscriber": "before"}\#n{"subscriber": "r", "documents": [\#(first),"x.y.z" , \#(irregular),{"status": 21007},\#(last)]}"#
+      #"{"subscriber": "before"}\#n{"subscriber": "r", "documents": [\#(first),"x.y.z" , \#(irregular), \#(unrecognized),{"status": 21007},\#(last)]}"#
         .utf8)
     let start = try #require(batch.firstIndex(of: 0x0A)) + 1
     let (line, record) = try Self.scan(batch[start...])
     #expect(line.subscriber == "r")
-    try #require(line.documents.count == 5)
+    try #require(line.documents.count == 6)
+    // The irregular transaction has no product: folded, with its diagnostic.
     #expect(
       record.history.entries.map(\.transactionID.rawValue)
-        == ["2000000000000001", "2000000000000002"])
+        == ["12", "2000000000000001", "2000000000000002"])
+    #expect(record.readingDiagnostics.map(\.field) == ["productId"])
     guard case .folded = line.documents[0], case .jws("x.y.z") = line.documents[1],
-      case .json(let bytes) = line.documents[2],
-      case .refused(.verifyReceiptStatus) = line.documents[3], case .folded = line.documents[4]
+      case .folded = line.documents[2], case .json(let bytes) = line.documents[3],
+      case .refused(.verifyReceiptStatus) = line.documents[4], case .folded = line.documents[5]
     else {
       Issue.record("documents: \(line.documents)")
       return
     }
-    #expect(String(decoding: bytes, as: UTF8.self) == irregular)
+    #expect(String(decoding: bytes, as: UTF8.self) == unrecognized)
   }
 
   /// Reading fails part-way: every whole line read before the failure is answered, in order,
@@ -311,10 +314,9 @@ struct EvaluateCommandTests {
       "\(lines)")
   }
 
-  /// A line's error is its first document that cannot be read, in line order, whichever
-  /// reader refused it: a document the byte-level reader refused in place (a verifyReceipt
-  /// status with no receipt) and one it left to the general reader (invalid JSON), in both
-  /// orders.
+  /// A line's error is its first document that cannot be read, in line order, however it was
+  /// refused: a document refused where it was read in place (a verifyReceipt status with no
+  /// receipt) and one read again for its error (invalid JSON), in both orders.
   @Test(arguments: [
     (#"[{"status": 0, "x": tru}, {"status": 21007}]"#, "documents[0]: ", "21007"),
     (

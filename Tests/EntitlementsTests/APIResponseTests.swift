@@ -13,7 +13,7 @@ struct APIResponseTests {
   /// A JWS whose payload is `payload`; its signature is not Apple's, so only an unverifying
   /// reader reads it.
   static func jws(_ payload: String) -> String {
-    FastDocumentReaderTests.jws(payload)
+    ReaderTestSupport.jws(payload)
   }
 
   /// Renewal `month` of subscription 2000000000000100: 30 days from the start.
@@ -49,14 +49,12 @@ struct APIResponseTests {
       """.utf8)
   }
 
-  /// Both readers read `bytes` alike, and the byte-level reader read it itself (`fast`) or
-  /// left it to the general reader.
-  static func expectReadAlike(
-    _ bytes: [UInt8], fast: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+  /// The reader reads `bytes` consistently: in place on a line as whole, the same record
+  /// folded (``DocumentReader/_consistencyProblem(_:)``).
+  static func expectReadConsistently(
+    _ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let result = FastDocumentReaderTests.agree(bytes)
-    #expect(result.agree, sourceLocation: sourceLocation)
-    #expect(result.fast == fast, sourceLocation: sourceLocation)
+    #expect(DocumentReader._consistencyProblem(bytes) == nil, sourceLocation: sourceLocation)
   }
 
   /// Pages of one history overlap; folded in any order, any number of times, they give one
@@ -66,7 +64,7 @@ struct APIResponseTests {
       Self.page([0, 1], hasMore: true), Self.page([1, 2], hasMore: true),
       Self.page([2, 3], hasMore: false),
     ]
-    for page in pages { Self.expectReadAlike(page) }
+    for page in pages { Self.expectReadConsistently(page) }
     var results = Set<SubscriberRecord>()
     for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0, 1, 2]] {
       var record = SubscriberRecord()
@@ -99,7 +97,7 @@ struct APIResponseTests {
           "signedTransactionInfo": "\(Self.transaction(0))",
           "signedRenewalInfo": "\(Self.renewal(signed: signed, retry: true, grace: expiry + 6 * Self.day))"}]}]}
       """.utf8)
-    Self.expectReadAlike(body)
+    Self.expectReadConsistently(body)
     let document = try DocumentReader.read(body)
     guard case .subscriptionStatuses(let response) = document else {
       Issue.record("read as \(document)")
@@ -139,16 +137,16 @@ struct APIResponseTests {
         {"signedPayload": "\(notification("SUBSCRIBED", "INITIAL_BUY", status: 1, signed: Self.start + 1000))"},
         {"sendAttemptResult": "SUCCESS"}]}
       """.utf8)
-    // The item without a payload is a diagnostic: the general reader reads the page.
-    Self.expectReadAlike(body, fast: false)
-    // Without it, the byte-level reader reads the page and every JWS in it.
+    // The item without a payload is a diagnostic (below); without it, none.
+    Self.expectReadConsistently(body)
     let regular = Array(
       """
       {"hasMore": false, "paginationToken": "p1", "notificationHistory": [
         {"signedPayload": "\(notification("DID_FAIL_TO_RENEW", nil, status: 3, signed: expiry + 1000))",
          "sendAttempts": [{"attemptDate": \(expiry + 2000), "sendAttemptResult": "SUCCESS"}]}]}
       """.utf8)
-    Self.expectReadAlike(regular)
+    Self.expectReadConsistently(regular)
+    #expect(try DocumentReader.read(regular).diagnostics.isEmpty)
     let document = try DocumentReader.read(body)
     guard case .notificationHistory(let page) = document else {
       Issue.record("read as \(document)")
@@ -196,7 +194,7 @@ struct APIResponseTests {
       ),
     ]
     for (name, body, field) in bodies {
-      Self.expectReadAlike(body, fast: false)
+      Self.expectReadConsistently(body)
       let document = try DocumentReader.read(body)
       #expect(document.diagnostics.map(\.field) == [field], "\(name)")
       #expect(

@@ -65,10 +65,11 @@ extension RealDocuments {
         let notification = try #require(document.document as? ServerNotification)
         // Our JWS decoding agrees with the capture's own decoding.
         if let decoded = event["decodedTransactionInfo"] {
-          #expect(notification.entries == (try AppStoreTransaction(value: decoded)).entries)
+          #expect(notification.entries == (try AppStoreTransaction(json: decoded.bytes)).entries)
         }
         if let decoded = event["decodedRenewalInfo"] {
-          #expect(notification.renewalInfo == (try AppStoreRenewalInfo(value: decoded)).renewalInfo)
+          #expect(
+            notification.renewalInfo == (try AppStoreRenewalInfo(json: decoded.bytes)).renewalInfo)
         }
         return Event(
           notification: notification, signedDate: try #require(notification.timestamp),

@@ -42,7 +42,7 @@ extension RealDocuments {
       let body = Array(
         #"{"environment": "Sandbox", "hasMore": false, "revision": "x", "signedTransactions": [\#(quoted)]}"#
           .utf8)
-      APIResponseTests.expectReadAlike(body)
+      APIResponseTests.expectReadConsistently(body)
       guard case .transactionHistory(let page) = try DocumentReader.read(body) else {
         Issue.record("not read as a transaction history")
         return
@@ -82,7 +82,7 @@ extension RealDocuments {
          "lastTransactions": [{"originalTransactionId": "2000001024993299", "status": \(status),
          "signedTransactionInfo": "\(transaction)", "signedRenewalInfo": "\(renewal)"}]}]}
         """.utf8)
-      APIResponseTests.expectReadAlike(body)
+      APIResponseTests.expectReadConsistently(body)
       guard case .subscriptionStatuses(let response) = try DocumentReader.read(body) else {
         Issue.record("not read as subscription statuses")
         return
@@ -96,7 +96,7 @@ extension RealDocuments {
       let items = payloads.map { #"{"signedPayload": "\#($0)", "sendAttemptResult": "SUCCESS"}"# }
       let body = Array(
         #"{"hasMore": false, "notificationHistory": [\#(items.joined(separator: ","))]}"#.utf8)
-      APIResponseTests.expectReadAlike(body)
+      APIResponseTests.expectReadConsistently(body)
       guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
         Issue.record("not read as a notification history")
         return
@@ -107,15 +107,15 @@ extension RealDocuments {
     }
 
     /// Every capture's real JWS in the three responses, as a backend paging through them gets
-    /// them (pages of 20): each page read alike by both readers and by the byte-level reader
-    /// itself, and the pages together hold every transaction and notification of the capture.
-    @Test(arguments: RealDocumentsReadAlikeTests.capturesWithJWS)
+    /// them (pages of 20): each page read with no diagnostic, in place as whole, and the pages
+    /// together hold every transaction and notification of the capture.
+    @Test(arguments: RealDocumentsReadingTests.capturesWithJWS)
     func pagesOfEveryCapture(_ file: String) throws {
       var notifications: [String] = []
       var transactions: [String] = []
       var latest: [String: (signed: String, status: String, transaction: String, renewal: String)] =
         [:]
-      for compact in try RealDocumentsReadAlikeTests.storedJWS(file) {
+      for compact in try RealDocumentsReadingTests.storedJWS(file) {
         let payload = try JSONValue(parsing: try JWS.payload(of: compact))
         guard payload["notificationType"] != nil else {
           transactions.append(compact)  // a transaction the app sent
@@ -151,7 +151,7 @@ extension RealDocuments {
            "environment": "Sandbox", "hasMore": \(more),
            "signedTransactions": [\(quoted(transactions[start..<min(start + 20, transactions.count)]))]}
           """.utf8)
-        APIResponseTests.expectReadAlike(body)
+        APIResponseTests.expectReadConsistently(body)
         let page = try DocumentReader.read(body)
         #expect(page.diagnostics.isEmpty)
         pagedTransactions.formUnion(page.entries.map(\.transactionID))
@@ -166,7 +166,7 @@ extension RealDocuments {
           {"hasMore": \(start + 20 < notifications.count), "paginationToken": "t\(start)",
            "notificationHistory": [\(items.joined(separator: ", "))]}
           """.utf8)
-        APIResponseTests.expectReadAlike(body)
+        APIResponseTests.expectReadConsistently(body)
         guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
           Issue.record("\(file): not read as a notification history")
           continue
@@ -186,7 +186,7 @@ extension RealDocuments {
           {"environment": "Sandbox", "bundleId": "com.example", "appAppleId": 1234,
            "data": [{"subscriptionGroupIdentifier": "g", "lastTransactions": [\(items.joined(separator: ", "))]}]}
           """.utf8)
-        APIResponseTests.expectReadAlike(body)
+        APIResponseTests.expectReadConsistently(body)
         #expect(try DocumentReader.read(body).appleStatuses.count == items.count)
       }
       // The pages hold every transaction: those of the notifications and those the app sent.
@@ -199,8 +199,7 @@ extension RealDocuments {
       #expect(pagedNotifications == notifications.count)
       print(
         "\(file): \(transactions.count) transactions (\(individually.count) distinct) and "
-          + "\(notifications.count) notifications in pages of 20, read alike and by the "
-          + "byte-level reader")
+          + "\(notifications.count) notifications in pages of 20")
     }
   }
 }

@@ -6,15 +6,19 @@
 /// transaction.entry?.cancellationDate  // revocationDate
 /// ```
 public struct AppStoreTransaction: PurchaseDocument, Hashable {
+  // The optionals are spelt `Optional`, as ``ReceiptEntry``'s box is: a `var` of `T?` type
+  // starts as `nil` before the initializer sets it, which makes the optimizer build each
+  // transaction in memory and return a copy of it (DESIGN.md, "Entries built as values").
+
   /// The transaction as a receipt entry; `nil` when it has no `transactionId`.
-  public var entry: ReceiptEntry?
+  public var entry: Optional<ReceiptEntry>
   /// `type`: "Auto-Renewable Subscription", "Non-Consumable", "Consumable",
   /// "Non-Renewing Subscription".
-  public var type: String?
+  public var type: Optional<String>
   /// `environment`.
-  public var environment: StoreEnvironment?
+  public var environment: Optional<StoreEnvironment>
   /// `signedDate`.
-  public var timestamp: Instant?
+  public var timestamp: Optional<Instant>
   /// Fields that could not be read.
   public var diagnostics: [Diagnostic]
 
@@ -30,30 +34,12 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    self = try FastDocumentReader.read(json) { value throws(ReadError) in
-      try Self(value: value)
-    }
+    guard case .transaction(let transaction) = try DocumentReader.read(json, as: .transaction)
+    else { preconditionFailure("a transaction is read as one") }
+    self = transaction
   }
 
-  /// Reads a transaction already parsed.
-  ///
-  /// - Parameters:
-  ///   - value: The decoded payload.
-  ///   - path: Its JSON path, for diagnostics.
-  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  package init(value: JSONValue, path: String = "") throws(ReadError) {
-    let members = try value.documentObject(at: path)
-    var diagnostics: [Diagnostic] = []
-    entry = ReceiptEntry.read(transactionFields: members, path: path, diagnostics: &diagnostics)
-    var fields = FieldReader(members, path: path)
-    fields.transactionID = entry?.transactionID
-    type = fields.string("type")
-    environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
-    timestamp = fields.instant("signedDate")
-    self.diagnostics = diagnostics + fields.diagnostics
-  }
-
-  /// A transaction from its read fields (the byte-level reader's way in).
+  /// A transaction from its fields, read.
   init(
     entry: ReceiptEntry?, type: String?, environment: StoreEnvironment?, timestamp: Instant?,
     diagnostics: [Diagnostic]
@@ -73,12 +59,14 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
 /// info.info?.isInBillingRetryPeriod  // true
 /// ```
 public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
+  // `Optional`, not `?`, as in ``AppStoreTransaction``.
+
   /// The renewal info; `nil` when it has no `originalTransactionId`.
-  public var info: RenewalInfo?
+  public var info: Optional<RenewalInfo>
   /// `environment`.
-  public var environment: StoreEnvironment?
+  public var environment: Optional<StoreEnvironment>
   /// `signedDate`.
-  public var timestamp: Instant?
+  public var timestamp: Optional<Instant>
   /// Fields that could not be read.
   public var diagnostics: [Diagnostic]
 
@@ -94,28 +82,13 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded payload.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    self = try FastDocumentReader.read(json) { value throws(ReadError) in
-      try Self(value: value)
+    guard case .renewal(let renewal) = try DocumentReader.read(json, as: .renewal) else {
+      preconditionFailure("renewal info is read as such")
     }
+    self = renewal
   }
 
-  /// Reads renewal info already parsed.
-  ///
-  /// - Parameters:
-  ///   - value: The decoded payload.
-  ///   - path: Its JSON path, for diagnostics.
-  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  package init(value: JSONValue, path: String = "") throws(ReadError) {
-    let members = try value.documentObject(at: path)
-    var diagnostics: [Diagnostic] = []
-    info = RenewalInfo.read(renewalFields: members, path: path, diagnostics: &diagnostics)
-    var fields = FieldReader(members, path: path)
-    environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
-    timestamp = fields.instant("signedDate")
-    self.diagnostics = diagnostics + fields.diagnostics
-  }
-
-  /// Renewal info from its read fields (the byte-level reader's way in).
+  /// Renewal info from its fields, read.
   init(
     info: RenewalInfo?, environment: StoreEnvironment?, timestamp: Instant?,
     diagnostics: [Diagnostic]

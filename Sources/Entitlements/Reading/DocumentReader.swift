@@ -19,10 +19,9 @@
 /// verified before it is read; a refusal is ``ReadError/signatureRejected(path:reason:)``
 /// naming the JWS's JSON path.
 ///
-/// Regular documents are read straight from their bytes, with no tree; anything irregular by
-/// the general reader, which gives the same answer and says what was irregular. A verifying
-/// reader reads every document with the general reader, whose every JWS goes through the
-/// verifier.
+/// Every document is read by one reader, from its bytes, field by field, each of Apple's
+/// fields mapped in one place (the reading guide lists them): Apple's usual shapes fast, any
+/// other value tolerantly, what cannot be used a ``Diagnostic`` with its JSON path.
 ///
 /// ```swift
 /// let document = try DocumentReader.read(bytes)  // [UInt8], Data, any bytes
@@ -42,33 +41,50 @@ public enum DocumentReader {
     _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
   ) throws(ReadError) -> AppStoreDocument {
     let payloads = SignedPayloads(verifier: verifier)
-    // A JSON object is read where it lies, with no copy, by the byte-level reader; what it
-    // gives up on goes to the general reader, not to it again.
-    var triedInPlace = false
-    if !payloads.verifies,
-      let document = bytes.withContiguousStorageIfAvailable({ buffer in
-        guard buffer.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{") else {
-          return AppStoreDocument?.none
-        }
-        triedInPlace = true
-        return FastDocumentReader.read(buffer)
-      }) ?? nil
-    {
-      return try checked(document)
+    // Read where it lies when the bytes are contiguous: a mapped file is not copied.
+    if let read = bytes.withContiguousStorageIfAvailable({ buffer in
+      Result { () throws(ReadError) in try read(buffer, payloads: payloads) }
+    }) {
+      return try checked(read.get())
     }
-    // An array is shared, not copied.
-    let array = bytes as? [UInt8] ?? Array(bytes)
+    let array = Array(bytes)
     return try checked(
-      read(array, depth: 0, fast: !payloads.verifies && !triedInPlace, payloads: payloads))
+      array.withUnsafeBufferPointer { buffer throws(ReadError) in
+        try read(buffer, payloads: payloads)
+      })
+  }
+
+  /// The document of `buffer`, read whole.
+  private static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, payloads: SignedPayloads
+  ) throws(ReadError) -> AppStoreDocument {
+    var reader = SchemaReader(bytes: buffer, payloads: payloads)
+    return try reader.ending { reader throws(SchemaReader.Stop) in try reader.document() }
+  }
+
+  /// Reads a document as `kind` whatever its keys: the typed entry points
+  /// (``AppStoreTransaction/init(json:)``, …), unverified. `path` is the JSON path of the
+  /// document inside another (a scenario's `receipt`), which its diagnostics start with.
+  static func read(_ json: [UInt8], as kind: SchemaReader.Kind, path: String = "")
+    throws(ReadError) -> AppStoreDocument
+  {
+    try json.withUnsafeBufferPointer { buffer throws(ReadError) in
+      var reader = SchemaReader(bytes: buffer)
+      reader.pathPrefix = path
+      return try reader.ending { reader throws(SchemaReader.Stop) in
+        try reader.document(as: kind)
+      }
+    }
   }
 
   /// Reads the JSON object that begins at `start` in `buffer` and is followed by other bytes
-  /// (a document among others on a line of `entitlements evaluate`'s input) with the
-  /// byte-level reader, unverified, and folds it into `record` where it was read (a document
-  /// is a few hundred bytes: it is not copied from result to result). Returns the index just
-  /// past the object, and the error when the document is refused (nothing is folded then);
-  /// `nil` when the document is not regular: the caller reads its bytes with
-  /// ``readGeneral(_:)``, which says what is irregular.
+  /// (a document among others on a line of `entitlements evaluate`'s input), unverified, and
+  /// folds it into `record` where it was read (a document is a few hundred bytes: it is not
+  /// copied from result to result). Returns the index just past the object, and the error
+  /// when it is a verifyReceipt response whose status carries no receipt (nothing is folded
+  /// then); `nil` when the document cannot be read (its bytes are not JSON, it is of no kind):
+  /// nothing is folded, and the caller reads its bytes with ``read(_:verifier:)``, which says
+  /// why.
   ///
   /// `memo` carries what the reader learnt from one document to the next (the order of each
   /// kind of object's keys, the last ids read, whose `String`s the next documents share): one
@@ -77,14 +93,34 @@ public enum DocumentReader {
     _ buffer: UnsafeBufferPointer<UInt8>, objectAt start: Int, into record: inout SubscriberRecord,
     memo: inout Memo
   ) -> (end: Int, refusal: ReadError?)? {
-    FastDocumentReader.fold(
-      buffer, objectAt: start, reusing: &memo.reader, into: &record, refusal: statusError(of:))
+    precondition(start >= 0, "an object before the buffer")
+    guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return nil }
+    memo.reader.restart(buffer, at: start)
+    defer { memo.reader.release() }
+    do throws(SchemaReader.Stop) {
+      // A transaction or a renewal info, folded from its fields.
+      try memo.reader.foldPayload(into: &record)
+      return (memo.reader.index, nil)
+    } catch {
+      guard case .otherKind = error else { return nil }
+    }
+    memo.reader.release()
+    memo.reader.restart(buffer, at: start)
+    do throws(SchemaReader.Stop) {
+      let document = try memo.reader.objectDocument()
+      let end = memo.reader.index
+      if let refusal = statusError(of: document) { return (end, refusal) }
+      record.fold(consume document)
+      return (end, nil)
+    } catch {
+      return nil
+    }
   }
 
-  /// What the byte-level reader carries from one document to the next
+  /// What the reader carries from one document to the next
   /// (``fold(_:objectAt:into:memo:)``): the reader itself, with what it learnt and its buffers.
   package struct Memo {
-    var reader = FastDocumentReader()
+    var reader = SchemaReader()
 
     /// Nothing learnt yet: the state of a reader that has read no document.
     package init() {}
@@ -92,8 +128,7 @@ public enum DocumentReader {
     /// Frees the buffers of decoded JWS payloads past ``bytesKept`` bytes, keeping what was
     /// learnt: one very large payload does not hold its memory for the rest of a batch run.
     package mutating func trim() {
-      if reader.scratch.capacity > Self.bytesKept { reader.scratch = [] }
-      if reader.nestedScratch.capacity > Self.bytesKept { reader.nestedScratch = [] }
+      reader.payloadBuffers.trim(to: Self.bytesKept)
     }
 
     /// The most capacity ``trim()`` keeps in each buffer of decoded payloads: more than
@@ -102,7 +137,7 @@ public enum DocumentReader {
 
     /// The capacity of the buffers of decoded payloads (for the tests).
     package var bufferCapacities: (payloads: Int, nested: Int) {
-      (reader.scratch.capacity, reader.nestedScratch.capacity)
+      (reader.payloadBuffers.first.capacity, reader.payloadBuffers.second.capacity)
     }
   }
 
@@ -126,29 +161,37 @@ public enum DocumentReader {
       // Read where it lies: a file the caller mapped into memory is not copied.
       return [try read(bytes, verifier: verifier)]
     case UInt8(ascii: "[")?:
-      let bytes = Array(bytes)
+      let array = Array(bytes)
       let payloads = SignedPayloads(verifier: verifier)
-      guard case .array(let elements) = try JSONValue.document(bytes) else {
-        preconditionFailure("a document that starts with [ is an array")
-      }
-      var documents: [AppStoreDocument] = []
-      for (index, element) in elements.enumerated() {
-        do throws(ReadError) {
-          if case .string(let compact) = element {
-            documents.append(
-              try checked(
-                read(
-                  payloads.payload(of: compact, at: "[\(index)]"), depth: 1,
-                  fast: !payloads.verifies, payloads: payloads)))
-          } else {
-            documents.append(
-              try checked(read(value: element, depth: 0, fast: false, payloads: payloads)))
+      return try array.withUnsafeBufferPointer { buffer throws(ReadError) in
+        var reader = SchemaReader(bytes: buffer, payloads: payloads)
+        var documents: [AppStoreDocument] = []
+        var failure: ReadError?
+        do throws(SchemaReader.Stop) {
+          try reader.array { reader, position throws(SchemaReader.Stop) in
+            guard failure == nil else { return try reader.skipValue() }
+            switch try reader.fileElement() {
+            case .success(let document):
+              if let error = statusError(of: document) {
+                failure = error.within("[\(position)]")
+              } else {
+                documents.append(document)
+              }
+            case .failure(let error): failure = error.within("[\(position)]")
+            }
           }
+          try reader.expectEnd()
         } catch {
-          throw error.within("[\(index)]")
+          // Not JSON: the file's error, as the JSON parser words it.
+          switch error {
+          case .syntax: throw .malformedJSON(reader.syntaxError())
+          case .refused(let refused): throw refused
+          case .otherKind, .repeated: preconditionFailure("\(error) does not escape a document")
+          }
         }
+        if let failure { throw failure }
+        return documents
       }
-      return documents
     default:
       // One JWS per line; blank lines are skipped, and a line is named by its number in the file.
       let lines = Array(bytes).split(
@@ -167,16 +210,15 @@ public enum DocumentReader {
     }
   }
 
-  /// Reads with the general reader only: the reference the byte-level reader is tested
-  /// against, and the reader of a document the byte-level reader did not read in place
-  /// (``fold(_:objectAt:into:memo:)``), which says what is irregular.
-  package static func readGeneral(_ bytes: [UInt8]) throws(ReadError) -> AppStoreDocument {
-    try checked(read(bytes, depth: 0, fast: false, payloads: .unverified))
+  /// Reads a document already parsed (the scenario format's pasted documents), written back
+  /// as JSON for the reader.
+  package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
+    try read(value.bytes)
   }
 
-  /// A document read by one of the readers, checked: a verifyReceipt response whose status
-  /// carries no receipt is an error, never an empty history.
-  private static func checked(_ document: AppStoreDocument) throws(ReadError) -> AppStoreDocument {
+  /// A document read, checked: a verifyReceipt response whose status carries no receipt is an
+  /// error, never an empty history.
+  static func checked(_ document: AppStoreDocument) throws(ReadError) -> AppStoreDocument {
     if let error = statusError(of: document) { throw error }
     return document
   }
@@ -193,140 +235,67 @@ public enum DocumentReader {
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
-
-  private static func read(
-    _ bytes: [UInt8], depth: Int, fast: Bool, payloads: SignedPayloads
-  ) throws(ReadError) -> AppStoreDocument {
-    // A regular document is read straight from the bytes (FastDocumentReader), a JWS or a
-    // POST body around it included; the general reader reads the rest and says what is
-    // irregular.
-    if fast,
-      let document = depth == 0
-        ? FastDocumentReader.read(bytes) : FastDocumentReader.read(payload: bytes)
-    {
-      return document
-    }
-    let trimmed = bytes.drop { isWhitespace($0) }
-    if let first = trimmed.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
-      depth == 0
-    {
-      let text = String(decoding: trimmed, as: UTF8.self).trimmingWhitespace
-      if text.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
-        return try read(
-          payloads.payload(of: text, at: ""), depth: depth + 1, fast: fast, payloads: payloads)
-      }
-    }
-    return try read(value: JSONValue.document(bytes), depth: depth, fast: fast, payloads: payloads)
-  }
-
-  /// Reads a document already parsed (the scenario format's pasted documents).
-  package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
-    try checked(read(value: value, depth: 0, fast: true, payloads: .unverified))
-  }
-
-  private static func read(
-    value: JSONValue, depth: Int, fast: Bool, payloads: SignedPayloads
-  ) throws(ReadError) -> AppStoreDocument {
-    let members = try value.documentObject(at: "")
-    // A document of two kinds at once is no document Apple sends: read as either, it would
-    // let the keys of one pass for the other (with a verifier, unsigned keys beside signed
-    // ones). Both readers refuse it.
-    let kinds = Self.kinds(of: members)
-    guard kinds.count <= 1 else {
-      throw .unrecognizedDocument(
-        "keys of \(kinds.count) kinds of document at once (\(kinds.joined(separator: ", "))): "
-          + "no document Apple sends has them together")
-    }
-    if case .string(let compact) = members["signedPayload"], depth < 2 {
-      let payload = try payloads.payload(of: compact, at: "signedPayload")
-      do throws(ReadError) {
-        return try read(payload, depth: depth + 1, fast: fast, payloads: payloads)
-      } catch {
-        // What is wrong inside the payload is named from the document: "signedPayload >
-        // data.signedTransactionInfo".
-        throw error.within("signedPayload >")
-      }
-    }
-    if payloads.verifies, depth == 0 {
-      // A document read with a verifier must be one of Apple's signed ones, or hold them.
-      guard
-        members["signedTransactions"] != nil || members["notificationHistory"] != nil
-          || members["data"]?.isArray == true
-      else {
-        throw .signatureRejected(
-          path: "(document)", reason: "not signed: a verifying reader reads only signed documents")
-      }
-    }
-    if members["notificationType"] != nil {
-      return .notificationV2(try ServerNotification(value: value, payloads: payloads))
-    }
-    if members["notification_type"] != nil {
-      return .notificationV1(try StatusUpdateNotification(value: value))
-    }
-    if members["signedTransactions"] != nil {
-      return .transactionHistory(try TransactionHistoryResponse(value: value, payloads: payloads))
-    }
-    if members["notificationHistory"] != nil {
-      return .notificationHistory(
-        try NotificationHistoryResponse(value: value, payloads: payloads))
-    }
-    if members["data"]?.isArray == true {
-      return .subscriptionStatuses(
-        try SubscriptionStatusesResponse(value: value, payloads: payloads))
-    }
-    if members["status"] != nil || members["receipt"] != nil
-      || members["latest_receipt_info"] != nil
-    {
-      return .verifyReceipt(try VerifyReceiptResponse(value: value))
-    }
-    if members["transactionId"] != nil {
-      return .transaction(try AppStoreTransaction(value: value))
-    }
-    if members["originalTransactionId"] != nil {
-      return .renewal(try AppStoreRenewalInfo(value: value))
-    }
-    if members["appAppleId"] != nil, members["originalApplicationVersion"] != nil {
-      throw .unrecognizedDocument(
-        "an app transaction: it records the app's purchase, not an in-app one")
-    }
-    throw .unrecognizedDocument(
-      "none of notificationType, notification_type, signedTransactions, notificationHistory, "
-        + "data, status, receipt, latest_receipt_info, transactionId, originalTransactionId")
-  }
 }
 
-extension DocumentReader {
-  /// The kinds of document whose keys `members` has, each named by its first key found: a
-  /// notification body (`signedPayload`), a v2 notification (`notificationType`), a v1
-  /// notification (`notification_type`, whose old shapes also carry verifyReceipt's keys), a
-  /// page of an API response (`signedTransactions`, `notificationHistory`, `data` as an
-  /// array), a verifyReceipt response (`status`, `receipt`, `latest_receipt_info`), a decoded
-  /// transaction or renewal info (`transactionId`, `originalTransactionId`).
-  static func kinds(of members: [String: JSONValue]) -> [String] {
-    var kinds: [String] = []
-    for key in [
-      "signedPayload", "notificationType", "notification_type", "signedTransactions",
-      "notificationHistory",
-    ] where members[key] != nil {
-      kinds.append(key)
+extension SchemaReader {
+  /// `body` run on this reader, its stops made errors: a syntax error as the JSON parser
+  /// words it. A JSON document that is not JSON to its end is that error whatever else is
+  /// wrong: one refused before the bytes after it were read (one of no kind, a status with no
+  /// receipt) is checked to the end first. (A bare JWS is no JSON: its refusals stand.)
+  mutating func ending<Value>(
+    _ body: (inout SchemaReader) throws(Stop) -> Value
+  ) throws(ReadError) -> Value {
+    do throws(Stop) {
+      return try body(&self)
+    } catch {
+      switch error {
+      case .syntax: throw .malformedJSON(syntaxError())
+      case .refused(let refused):
+        if bytes.first(where: { !DocumentReader.isWhitespace($0) }) == UInt8(ascii: "{"),
+          let syntax = JSONValue.syntaxError(in: bytes)
+        {
+          throw .malformedJSON(syntax)
+        }
+        throw refused
+      case .otherKind, .repeated: preconditionFailure("\(error) does not escape a document")
+      }
     }
-    if members["data"]?.isArray == true { kinds.append("data") }
-    if members["notification_type"] == nil,
-      let key = ["status", "receipt", "latest_receipt_info"].first(where: { members[$0] != nil })
-    {
-      kinds.append(key)
-    }
-    if let key = ["transactionId", "originalTransactionId"].first(where: { members[$0] != nil }) {
-      kinds.append(key)
-    }
-    return kinds
   }
-}
 
-extension JSONValue {
-  fileprivate var isArray: Bool {
-    if case .array = self { return true }
-    return false
+  /// An element of a file's array of documents: a JWS string, whose payload is read as a
+  /// document, or a JSON value read where it lies as one. What is wrong with it is its
+  /// failure; bytes that are not JSON, the file's.
+  fileprivate mutating func fileElement() throws(Stop) -> Result<AppStoreDocument, ReadError> {
+    skipWhitespace()
+    diagnostics = []
+    if peek == UInt8(ascii: "\"") {
+      return try openJWS { reader throws(Stop) in
+        reader.unwrapped = 1
+        defer { reader.unwrapped = 0 }
+        do throws(Stop) {
+          reader.skipWhitespace()
+          guard reader.peek == UInt8(ascii: "{") else { return .failure(try reader.notAnObject()) }
+          let document = try reader.objectDocument()
+          try reader.expectEnd()
+          return .success(document)
+        } catch {
+          guard case .refused(let error) = error else { throw error }
+          return .failure(error)
+        }
+      }
+    }
+    guard peek == UInt8(ascii: "{") else {
+      let found = try skipDescribing()
+      return .failure(.unexpectedShape(path: "(document)", expected: "an object", found: found))
+    }
+    endsWithBytes = false
+    defer { endsWithBytes = true }
+    do throws(Stop) {
+      return .success(try objectDocument())
+    } catch {
+      guard case .refused(let error) = error else { throw error }
+      return .failure(error)
+    }
   }
 }
 
@@ -346,14 +315,5 @@ extension ReadError {
         JSONSyntaxError(offset: syntax.offset, message: "\(syntax.message) (in \(place))"))
     case .verifyReceiptStatus: self
     }
-  }
-}
-
-extension String {
-  fileprivate var trimmingWhitespace: String {
-    var scalars = Substring(self)
-    while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-    while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-    return String(scalars)
   }
 }

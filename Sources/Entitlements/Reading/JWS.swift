@@ -29,55 +29,12 @@ public enum JWS {
         let parts = text.lazy.filter { $0 == UInt8(ascii: ".") }.count + 1
         return .failure(.malformedJWS("expected 3 parts separated by '.', found \(parts)"))
       }
-      guard
-        let payload = base64URLDecode(
-          UnsafeBufferPointer(rebasing: text[(dots[0] + 1)..<dots[1]]))
-      else {
+      var payload: [UInt8] = []
+      guard let count = Base64URL.decode(text, dots[0] + 1, dots[1], into: &payload) else {
         return .failure(.malformedJWS("the payload is not base64url"))
       }
-      return .success(payload)
+      return .success(Array(payload[..<count]))
     }
     return try result.get()
-  }
-
-  /// The value of each base64url (and base64) symbol; 255 for any other byte. The byte-level
-  /// reader copies it into its own table.
-  static let symbolValues: [UInt8] = (0...255).map { byte in
-    switch byte {
-    case 65...90: UInt8(byte - 65)
-    case 97...122: UInt8(byte - 97 + 26)
-    case 48...57: UInt8(byte - 48 + 52)
-    case 45, 43: 62  // "-" and "+"
-    case 95, 47: 63  // "_" and "/"
-    default: 255
-    }
-  }
-
-  /// Decodes base64url (RFC 4648 §5), with or without padding; `nil` for any other byte.
-  static func base64URLDecode(_ text: [UInt8]) -> [UInt8]? {
-    text.withUnsafeBufferPointer { base64URLDecode($0) }
-  }
-
-  /// Decodes base64url (RFC 4648 §5), with or without padding; `nil` for any other byte.
-  static func base64URLDecode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-    var count = text.count
-    while count > 0, text[count - 1] == UInt8(ascii: "=") { count -= 1 }
-    guard count % 4 != 1 else { return nil }
-    var output: [UInt8] = []
-    output.reserveCapacity(count * 3 / 4)
-    var buffer: UInt32 = 0
-    var bits = 0
-    var invalid: UInt8 = 0
-    for index in 0..<count {
-      let value = symbolValues[Int(text[index])]
-      invalid |= value & 0x80
-      buffer = buffer << 6 | UInt32(value & 63)
-      bits += 6
-      if bits >= 8 {
-        bits -= 8
-        output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-      }
-    }
-    return invalid == 0 ? output : nil
   }
 }

@@ -38,48 +38,7 @@ public struct NotificationHistoryResponse: PurchaseDocument, Hashable {
   /// The newest notification's `signedDate`.
   public var timestamp: Instant? { notificationPayloads.compactMap(\.timestamp).max() }
 
-  /// Reads a page already parsed; each JWS through `payloads`.
-  init(value: JSONValue, payloads: SignedPayloads) throws(ReadError) {
-    let members = try value.documentObject(at: "")
-    var fields = FieldReader(members, path: "")
-    var diagnostics: [Diagnostic] = []
-    hasMore = fields.bool("hasMore")
-    paginationToken = fields.string("paginationToken")
-    notificationPayloads = []
-    if case .array(let items)? = members["notificationHistory"] {
-      for (index, item) in items.enumerated() {
-        let path = "notificationHistory[\(index)].signedPayload"
-        guard case .object(let itemMembers) = item,
-          case .string(let compact)? = itemMembers["signedPayload"]
-        else {
-          diagnostics.append(
-            Diagnostic(
-              .unreadableField, field: path, message: "missing: the notification is left out"))
-          continue
-        }
-        do {
-          let payload = try payloads.payload(of: compact, at: path)
-          let notification = try ServerNotification(
-            value: try JSONValue.document(payload), payloads: payloads)
-          diagnostics += notification.diagnostics.map { $0.at(path) }
-          notificationPayloads.append(notification)
-        } catch {
-          if case .signatureRejected = error { throw error }
-          diagnostics.append(
-            Diagnostic(
-              .unreadableField, field: path, message: "cannot read the notification: \(error)"))
-        }
-      }
-    } else {
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: "notificationHistory",
-          message: "expected an array of notifications"))
-    }
-    self.diagnostics = diagnostics + fields.diagnostics
-  }
-
-  /// A page from its read fields (the byte-level reader's way in).
+  /// A page from its fields, read.
   init(
     notificationPayloads: [ServerNotification], hasMore: Bool?, paginationToken: String?,
     diagnostics: [Diagnostic]

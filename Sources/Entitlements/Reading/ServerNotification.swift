@@ -70,60 +70,14 @@ public struct ServerNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The decoded `signedPayload`.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    self = try FastDocumentReader.read(json) { value throws(ReadError) in
-      try Self(value: value)
-    }
-  }
-
-  /// Reads a notification already parsed.
-  ///
-  /// - Parameters:
-  ///   - value: The decoded payload.
-  ///   - payloads: How the signed payloads inside it are opened (verified or not).
-  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  package init(value: JSONValue, payloads: SignedPayloads = .unverified) throws(ReadError) {
-    let members = try value.documentObject(at: "")
-    var top = FieldReader(members, path: "")
-    let type = top.string("notificationType")
-    let subtype = top.string("subtype")
-    let timestamp = top.instant("signedDate")
-    var diagnostics: [Diagnostic] = []
-    var entries: [ReceiptEntry] = []
-    var renewalInfo: [RenewalInfo] = []
-    var appleStatus: Int?
-    var environment: StoreEnvironment?
-    if case .object(let data) = members["data"] {
-      var fields = FieldReader(data, path: "data")
-      appleStatus = fields.int("status")
-      environment = fields.string("environment").flatMap(StoreEnvironment.init(appleName:))
-      diagnostics += fields.diagnostics
-      let transactionPath = "data.signedTransactionInfo"
-      if let payload = try Self.payload(
-        data["signedTransactionInfo"], transactionPath, payloads, &diagnostics),
-        let transaction = Self.read(
-          payload, transactionPath, &diagnostics, AppStoreTransaction.init(value:path:))
-      {
-        entries = transaction.entries
-        diagnostics += transaction.diagnostics
-      }
-      let renewalPath = "data.signedRenewalInfo"
-      if let payload = try Self.payload(
-        data["signedRenewalInfo"], renewalPath, payloads, &diagnostics),
-        let info = Self.read(
-          payload, renewalPath, &diagnostics, AppStoreRenewalInfo.init(value:path:))
-      {
-        renewalInfo = info.renewalInfo
-        diagnostics += info.diagnostics
-      }
-    }
-    self.init(
-      rawNotificationType: type, rawSubtype: subtype, appleStatus: appleStatus,
-      environment: environment, timestamp: timestamp, entries: entries,
-      renewalInfo: renewalInfo, diagnostics: diagnostics + top.diagnostics)
+    guard
+      case .notificationV2(let notification) = try DocumentReader.read(json, as: .notificationV2)
+    else { preconditionFailure("a notification is read as one") }
+    self = notification
   }
 
   /// A notification from its read fields; billing recoveries and upgrades follow from the
-  /// type and subtype (one place for the general and the byte-level reader).
+  /// type and subtype.
   init(
     rawNotificationType: String?, rawSubtype: String?, appleStatus: Int?,
     environment: StoreEnvironment?, timestamp: Instant?, entries: [ReceiptEntry],
@@ -137,24 +91,6 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     self.entries = entries
     self.renewalInfo = renewalInfo
     self.diagnostics = diagnostics
-    if let rawNotificationType,
-      NotificationEvidence.NotificationType(rawValue: rawNotificationType) == nil
-    {
-      self.diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: "notificationType",
-          message:
-            "\(rawNotificationType) is a notification type this version does not know: read as "
-            + "carrying no evidence"))
-    }
-    if let rawSubtype, NotificationEvidence.Subtype(rawValue: rawSubtype) == nil {
-      self.diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: "subtype",
-          message:
-            "\(rawSubtype) is a subtype this version does not know: the notification is read by "
-            + "its type alone"))
-    }
     if rawNotificationType == "DID_RENEW", rawSubtype == "BILLING_RECOVERY",
       let entry = entries.first, let renewedAt = entry.purchaseDate
     {
@@ -174,65 +110,6 @@ public struct ServerNotification: PurchaseDocument, Hashable {
       ]
     } else {
       upgrades = []
-    }
-  }
-
-  /// The document a signed field's payload holds, or `nil` with a diagnostic naming the field
-  /// when it holds none (a payload that is JSON but not an object): never dropped silently.
-  private static func read<Document>(
-    _ payload: JSONValue, _ path: String, _ diagnostics: inout [Diagnostic],
-    _ document: (JSONValue, String) throws(ReadError) -> Document
-  ) -> Document? {
-    do {
-      return try document(payload, path)
-    } catch {
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: path,
-          message: "the signed payload holds no \(Document.self): \(error)"))
-      return nil
-    }
-  }
-
-  /// The payload a signed field holds: a JWS decoded (verified first when `payloads`
-  /// verifies), or a decoded object in its place (which a verifying reader refuses: it carries
-  /// no signature).
-  private static func payload(
-    _ value: JSONValue?, _ path: String, _ payloads: SignedPayloads,
-    _ diagnostics: inout [Diagnostic]
-  ) throws(ReadError) -> JSONValue? {
-    switch value {
-    case nil, .null: return nil
-    case .object:
-      if payloads.verifies {
-        throw .signatureRejected(path: path, reason: "a decoded object, not a signed payload")
-      }
-      return value
-    case .string(let compact):
-      let bytes: [UInt8]
-      do {
-        bytes = try payloads.payload(of: compact, at: path)
-      } catch {
-        if case .signatureRejected = error { throw error }
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: path, message: "cannot decode the JWS payload: \(error)"))
-        return nil
-      }
-      do {
-        return try JSONValue(parsing: bytes)
-      } catch {
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: path, message: "cannot decode the JWS payload: \(error)"))
-        return nil
-      }
-    case .some(let other):
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: path,
-          message: "expected a JWS string or an object, found \(other.kindDescription)"))
-      return nil
     }
   }
 }

@@ -31,29 +31,3 @@ package struct SignedPayloads: Sendable {
     }
   }
 }
-
-extension JSONValue {
-  /// The JWS strings of an array member: each string with its JSON path; anything else in the
-  /// array is a diagnostic, never dropped silently.
-  func signedStrings(at path: String, diagnostics: inout [Diagnostic]) -> [(String, String)] {
-    guard case .array(let elements) = self else {
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: path, message: "expected an array, found \(kindDescription)"))
-      return []
-    }
-    var result: [(String, String)] = []
-    for (index, element) in elements.enumerated() {
-      let elementPath = "\(path)[\(index)]"
-      guard case .string(let compact) = element else {
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: elementPath,
-            message: "expected a JWS string, found \(element.kindDescription): left out"))
-        continue
-      }
-      result.append((compact, elementPath))
-    }
-    return result
-  }
-}

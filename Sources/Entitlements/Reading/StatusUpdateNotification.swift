@@ -64,63 +64,14 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// - Parameter json: The notification body.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
   public init(json: [UInt8]) throws(ReadError) {
-    self = try FastDocumentReader.read(json) { value throws(ReadError) in
-      try Self(value: value)
-    }
-  }
-
-  /// Reads a notification already parsed.
-  ///
-  /// - Parameter value: The notification body.
-  /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
-  package init(value: JSONValue) throws(ReadError) {
-    let members = try value.documentObject(at: "")
-    var diagnostics: [Diagnostic] = []
-    var top = FieldReader(members, path: "")
-    let type = top.string("notification_type")
-    var environment = top.string("environment").flatMap(StoreEnvironment.init(appleName:))
-    var entries: [ReceiptEntry] = []
-    var infos: [RenewalInfo] = []
-    if let unified = members["unified_receipt"] {
-      if case .object(let receipt) = unified {
-        if environment == nil, case .string(let name) = receipt["environment"] {
-          environment = StoreEnvironment(appleName: name)
-        }
-        if let list = receipt["latest_receipt_info"] {
-          entries += VerifyReceiptResponse.entries(
-            list, path: "unified_receipt.latest_receipt_info", &diagnostics)
-        }
-        if let pending = receipt["pending_renewal_info"] {
-          infos += VerifyReceiptResponse.renewalInfo(
-            pending, path: "unified_receipt.pending_renewal_info", &diagnostics)
-        }
-      } else {
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: "unified_receipt",
-            message: "expected an object, found \(unified.kindDescription)"))
-      }
-    }
-    for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
-      if let list = members[key] {
-        entries += VerifyReceiptResponse.entries(list, path: key, &diagnostics)
-      }
-    }
-    let newest = Self.newest(of: entries)
-    if infos.isEmpty, members["auto_renew_status"] != nil || members["expiration_intent"] != nil,
-      let info = RenewalInfo.read(
-        receiptFields: members, path: "",
-        defaultSubscription: newest?.originalTransactionID, diagnostics: &diagnostics)
-    {
-      infos = [info]
-    }
-    self.init(
-      rawNotificationType: type, environment: environment, entries: entries,
-      renewalInfo: infos, diagnostics: diagnostics + top.diagnostics)
+    guard
+      case .notificationV1(let notification) = try DocumentReader.read(json, as: .notificationV1)
+    else { preconditionFailure("a notification is read as one") }
+    self = notification
   }
 
   /// A notification from its read fields; a billing recovery follows from the type and the
-  /// newest entry (one place for the general and the byte-level reader).
+  /// newest entry.
   init(
     rawNotificationType: String?, environment: StoreEnvironment?, entries: [ReceiptEntry],
     renewalInfo: [RenewalInfo], diagnostics: [Diagnostic]

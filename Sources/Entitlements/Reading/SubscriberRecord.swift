@@ -99,7 +99,7 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// Folds a transaction from what it carries, as folding its ``AppStoreTransaction`` does: the
-  /// byte-level reader's way in, which makes no document. Its evidence is folded first, so
+  /// way in of a decoded payload folded where it is read, which makes no document. Its evidence is folded first, so
   /// that its entry can then be moved into the record: the two touch different state, so the
   /// order changes nothing.
   mutating func fold(

@@ -60,9 +60,9 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
   ///   ``ReadError/verifyReceiptStatus(_:)`` for a status that carries no receipt (any but 0
   ///   and 21006): such a response is never read as an empty history.
   public init(json: [UInt8]) throws(ReadError) {
-    self = try FastDocumentReader.read(json) { value throws(ReadError) in
-      try Self(value: value)
-    }
+    guard case .verifyReceipt(let response) = try DocumentReader.read(json, as: .verifyReceipt)
+    else { preconditionFailure("a response is read as one") }
+    self = response
     if let statusError { throw .verifyReceiptStatus(statusError) }
   }
 
@@ -81,128 +81,18 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
     self.diagnostics = diagnostics
   }
 
-  /// Reads a response already parsed, such as a scenario's `receipt`.
+  /// Reads a response already parsed, such as a scenario's `receipt` (its status is not
+  /// checked: see ``statusError``).
   ///
   /// - Parameters:
   ///   - value: The response.
   ///   - path: Its JSON path, for diagnostics; empty at the top of a document.
   /// - Throws: ``ReadError/unexpectedShape(path:expected:found:)`` when it is not an object.
   package init(value: JSONValue, path: String = "") throws(ReadError) {
-    let members = try value.documentObject(at: path)
-    func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    var diagnostics: [Diagnostic] = []
-    var top = FieldReader(members, path: path)
-    status = top.int("status")
-    environment = top.string("environment").flatMap(StoreEnvironment.init(appleName:))
-    latestReceipt = top.string("latest_receipt")
-
-    inApp = []
-    timestamp = nil
-    if let receipt = members["receipt"] {
-      if case .object(let receiptMembers) = receipt {
-        var receiptFields = FieldReader(receiptMembers, path: at("receipt"))
-        timestamp =
-          receiptFields.instant(
-            "receipt_creation_date", millisecondsKey: "receipt_creation_date_ms")
-          ?? receiptFields.instant("request_date", millisecondsKey: "request_date_ms")
-        // Anonymised captures say "Production" at the top while the receipt says
-        // "ProductionSandbox": the receipt's own type is the better witness.
-        if let type = receiptFields.string("receipt_type"), type.hasSuffix("Sandbox") {
-          environment = .sandbox
-        }
-        diagnostics += receiptFields.diagnostics
-        if receiptMembers["transaction_id"] != nil {
-          // iOS 6 style: the receipt is one transaction.
-          inApp = Self.entries(receipt, path: at("receipt"), &diagnostics)
-        } else if let list = receiptMembers["in_app"] {
-          inApp = Self.entries(list, path: at("receipt.in_app"), &diagnostics)
-        }
-      } else {
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: at("receipt"),
-            message: "expected an object, found \(receipt.kindDescription)"))
-      }
-    }
-    latestReceiptInfo = []
-    for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
-      if let list = members[key] {
-        latestReceiptInfo += Self.entries(list, path: at(key), &diagnostics)
-      }
-    }
-    renewalInfo = []
-    // Early responses omit original_transaction_id in pending_renewal_info; with a single
-    // subscription in the receipt there is only one thing it can describe.
-    let subscriptions = Set((inApp + latestReceiptInfo).map(\.originalTransactionID))
-    if let pending = members["pending_renewal_info"] {
-      renewalInfo = Self.renewalInfo(
-        pending, path: at("pending_renewal_info"),
-        defaultSubscription: subscriptions.count == 1 ? subscriptions.first : nil, &diagnostics)
-    } else if members["auto_renew_status"] != nil || members["expiration_intent"] != nil {
-      // iOS 6 style: the renewal fields sit at the top, for the receipt's subscription.
-      let subscription = (latestReceiptInfo + inApp).last?.originalTransactionID
-      if let info = RenewalInfo.read(
-        receiptFields: members, path: path, defaultSubscription: subscription,
-        diagnostics: &diagnostics)
-      {
-        renewalInfo = [info]
-      }
-    }
-    self.diagnostics = diagnostics + top.diagnostics
-  }
-
-  /// Entries from an array, or from a single object (iOS 6 style).
-  static func entries(_ value: JSONValue, path: String, _ diagnostics: inout [Diagnostic])
-    -> [ReceiptEntry]
-  {
-    switch value {
-    case .array(let elements):
-      return elements.enumerated().compactMap { index, element in
-        ReceiptEntry.read(
-          receiptFields: element, path: "\(path)[\(index)]", diagnostics: &diagnostics)
-      }
-    case .object:
-      return ReceiptEntry.read(receiptFields: value, path: path, diagnostics: &diagnostics)
-        .map { [$0] } ?? []
-    case .null:
-      return []
-    default:
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: path,
-          message: "expected an array of entries, found \(value.kindDescription)"))
-      return []
-    }
-  }
-
-  /// Renewal infos from an array (or a single object).
-  static func renewalInfo(
-    _ value: JSONValue, path: String, defaultSubscription: OriginalTransactionID? = nil,
-    _ diagnostics: inout [Diagnostic]
-  ) -> [RenewalInfo] {
-    let elements: [(JSONValue, String)]
-    switch value {
-    case .array(let array): elements = array.enumerated().map { ($1, "\(path)[\($0)]") }
-    case .object: elements = [(value, path)]
-    case .null: elements = []
-    default:
-      diagnostics.append(
-        Diagnostic(
-          .unreadableField, field: path,
-          message: "expected an array of renewal info, found \(value.kindDescription)"))
-      return []
-    }
-    return elements.compactMap { element, elementPath in
-      guard case .object(let members) = element else {
-        diagnostics.append(
-          Diagnostic(
-            .unreadableField, field: elementPath,
-            message: "expected a renewal info object, found \(element.kindDescription)"))
-        return nil
-      }
-      return RenewalInfo.read(
-        receiptFields: members, path: elementPath, defaultSubscription: defaultSubscription,
-        diagnostics: &diagnostics)
-    }
+    guard
+      case .verifyReceipt(let response) = try DocumentReader.read(
+        value.bytes, as: .verifyReceipt, path: path)
+    else { preconditionFailure("a response is read as one") }
+    self = response
   }
 }

@@ -1,11 +1,14 @@
 // Ids and numbers, read from the bytes: Apple's shapes (16-digit ids, 13-digit dates) first,
-// in words, with no loop.
+// in words, with no loop. Each reading here takes only the shape it names: for anything else
+// it returns `nil` with ``index`` unchanged, and the caller reads the value tolerantly.
 
-extension FastDocumentReader {
-  /// An id as an entry keeps it (``CompactIdentifier``): its number read from its bytes, and
-  /// a `String` made only when it is not a plain number. With an escape the bytes hold a
-  /// backslash, so no number, as the unescaped text (which holds a slash) has none.
-  mutating func identifier() throws(GiveUp) -> CompactIdentifier {
+extension SchemaReader {
+  /// An id as an entry keeps it (``CompactIdentifier``), from a plain string: its number read
+  /// from its bytes, and a `String` made only when it is not a plain number. With an escape
+  /// the bytes hold a backslash, so no number, as the unescaped text (which holds a slash) has
+  /// none.
+  @inline(__always)
+  mutating func plainIdentifier() throws(Stop) -> CompactIdentifier? {
     skipWhitespace()
     // Apple's ids, sixteen digits between quotes, first: their number read in place, with no
     // scan for the closing quote (the same number as below, from the string's range).
@@ -16,15 +19,12 @@ extension FastDocumentReader {
       index += 18
       return CompactIdentifier(number: number, text: "")
     }
-    let start = index
-    let (textStart, textEnd) = try rawString(allowSlashEscape: true)
+    guard peek == UInt8(ascii: "\""), let (start, end) = try plainString() else { return nil }
     let number =
-      Self.plainNumber(bytes, textStart, textEnd)
-      ?? IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+      Self.plainNumber(bytes, start, end)
+      ?? IdentifierNumber(digits: UnsafeBufferPointer(rebasing: bytes[start..<end]))
     guard !number.isPlain else { return CompactIdentifier(number: number, text: "") }
-    index = start
-    let text = try string()
-    return CompactIdentifier(number: number, text: text)
+    return CompactIdentifier(number: number, text: unescapedSlashes(start, end))
   }
 
   /// The number of the 8 to 16 bytes `bytes[start..<end]` when they are a plain number
@@ -67,8 +67,11 @@ extension FastDocumentReader {
     }
   }
 
-  /// Up to 18 decimal digits (more give up: no overflow), and how many there were.
-  private mutating func digits() throws(GiveUp) -> (value: Int64, count: Int) {
+  /// Up to 18 decimal digits at ``index`` and how many there were; `nil` past 18 (no
+  /// overflow), with ``index`` then unchanged.
+  @inline(__always)
+  private mutating func digits() -> (value: Int64, count: Int)? {
+    let start = index
     var value: Int64 = 0
     var count = 0
     // While sixteen bytes follow, up to sixteen digits are read in two words, with no loop
@@ -87,7 +90,10 @@ extension FastDocumentReader {
       index += 8
     }
     while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-      guard count < 18 else { throw GiveUp() }  // before multiplying: no overflow
+      guard count < 18 else {  // before multiplying: no overflow
+        index = start
+        return nil
+      }
       value = value * 10 + Int64(bytes[index] - 0x30)
       count += 1
       index += 1
@@ -162,45 +168,61 @@ extension FastDocumentReader {
   }
 
   /// A string of 1 to 18 digits, as Apple writes `*_ms`.
-  mutating func millisecondsString() throws(GiveUp) -> Int64 {
-    try expect(UInt8(ascii: "\""))
-    let (value, count) = try digits()
-    guard count > 0, index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-      throw GiveUp()
+  @inline(__always)
+  mutating func plainMillisecondsString() -> Int64? {
+    skipWhitespace()
+    let start = index
+    guard peek == UInt8(ascii: "\"") else { return nil }
+    index += 1
+    guard let (value, count) = digits(), count > 0, index < bytes.count,
+      bytes[index] == UInt8(ascii: "\"")
+    else {
+      index = start
+      return nil
     }
     index += 1
     return value
   }
 
-  /// An integer written as a JSON number or a string of digits.
-  mutating func integer() throws(GiveUp) -> Int {
+  /// An integer written as a JSON number of 1 to 18 digits or a string of them (a JSON number
+  /// has no leading zero; a quoted "007" reads as 7, as `Int("007")` does).
+  @inline(__always)
+  mutating func plainInteger() -> Int? {
     skipWhitespace()
-    guard index < bytes.count else { throw GiveUp() }
+    let start = index
+    guard index < bytes.count else { return nil }
     let quoted = bytes[index] == UInt8(ascii: "\"")
     if quoted { index += 1 }
-    let (value, count) = try digits()
-    // JSON numbers have no leading zero; a quoted "007" reads as 7, as Int("007") does.
-    guard count > 0, count == 1 || quoted || bytes[index - count] != 0x30 else {
-      throw GiveUp()
+    guard let (value, count) = digits(), count > 0,
+      count == 1 || quoted || bytes[index - count] != 0x30
+    else {
+      index = start
+      return nil
     }
     if quoted {
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        index = start
+        return nil
+      }
       index += 1
     } else if index < bytes.count,
-      [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index])
+      bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e")
+        || bytes[index] == UInt8(ascii: "E")
     {
-      throw GiveUp()
+      index = start
+      return nil
     }
     return Int(value)
   }
 
   /// A JSON number of 1 to 18 digits, negative before 1970, with no fraction or exponent:
   /// milliseconds as the App Store Server API writes dates.
-  mutating func millisecondsNumber() throws(GiveUp) -> Int64 {
+  @inline(__always)
+  mutating func plainMillisecondsNumber() -> Int64? {
     skipWhitespace()
     // Dates since 1973 (9 to 15 digits, Apple's have thirteen) first, read in two words
-    // while sixteen bytes follow: the number ``integer()`` reads, where the byte after the
-    // digits is no fraction or exponent (else that reading gives up).
+    // while sixteen bytes follow: the number ``plainInteger()`` reads, where the byte after
+    // the digits is no fraction or exponent.
     let (value, count) = sixteenDigits()
     if count >= 9, count <= 15, bytes[index] != UInt8(ascii: "0") {
       let after = bytes[index + count]
@@ -209,20 +231,17 @@ extension FastDocumentReader {
         return value
       }
     }
-    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
-    guard bytes[index] == UInt8(ascii: "-") else { return Int64(try integer()) }
-    index += 1
-    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { throw GiveUp() }
-    return -Int64(try integer())
-  }
-
-  /// A string, or an integer number kept as its digits (`revocationReason` is a number).
-  mutating func stringOrInteger() throws(GiveUp) -> String {
-    skipWhitespace()
-    guard index < bytes.count else { throw GiveUp() }
-    if bytes[index] == UInt8(ascii: "\"") { return try string() }
+    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { return nil }
+    guard bytes[index] == UInt8(ascii: "-") else { return plainInteger().map(Int64.init) }
     let start = index
-    _ = try integer()
-    return text((start, index))
+    index += 1
+    // A digit right after the sign: JSON has no space there.
+    guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39,
+      let magnitude = plainInteger()
+    else {
+      index = start
+      return nil
+    }
+    return -Int64(magnitude)
   }
 }

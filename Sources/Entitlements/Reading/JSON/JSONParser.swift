@@ -16,14 +16,10 @@ extension JSONValue {
   /// - Throws: ``JSONSyntaxError`` with the byte offset.
   /// - Complexity: O(n).
   package init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
-    var parser = JSONParser(bytes: bytes)
-    parser.skipWhitespace()
-    let value = try parser.value(depth: 0)
-    parser.skipWhitespace()
-    guard parser.index == bytes.count else {
-      throw JSONSyntaxError(offset: parser.index, message: "unexpected data after the document")
+    self = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var parser = JSONParser(bytes: buffer)
+      return try parser.document()
     }
-    self = value
   }
 
   /// Reads a JSON document like ``init(parsing:)`` and also reports every member name that
@@ -45,21 +41,64 @@ extension JSONValue {
   package init(parsing bytes: [UInt8], repeatedKeys: inout [JSONRepeatedKey])
     throws(JSONSyntaxError)
   {
-    var parser = JSONParser(bytes: bytes)
-    parser.path = []
-    parser.skipWhitespace()
-    let value = try parser.value(depth: 0)
-    parser.skipWhitespace()
-    guard parser.index == bytes.count else {
-      throw JSONSyntaxError(offset: parser.index, message: "unexpected data after the document")
+    let (value, repeated) = try bytes.withUnsafeBufferPointer {
+      buffer throws(JSONSyntaxError) in
+      var parser = JSONParser(bytes: buffer)
+      parser.path = []
+      return (try parser.document(), parser.repeatedKeys)
     }
-    repeatedKeys += parser.repeatedKeys
+    repeatedKeys += repeated
     self = value
+  }
+
+  /// The first syntax error of the document `bytes`, as ``init(parsing:)`` would throw it;
+  /// `nil` for a valid document. The document reader asks it for the exact offset and words of
+  /// an error it meets, so that its errors are this parser's.
+  ///
+  /// - Complexity: O(n).
+  static func syntaxError(in bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
+    var parser = JSONParser(bytes: bytes)
+    do {
+      _ = try parser.document()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Reads the JSON value that begins at `index` of `bytes` (whitespace before it allowed),
+  /// nested in `depth` containers, and moves `index` past it: one value of a document the
+  /// document reader reads from its bytes, where that reader meets an unusual one.
+  ///
+  /// - Throws: ``JSONSyntaxError`` with the offset in `bytes`.
+  static func value(
+    in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, depth: Int
+  ) throws(JSONSyntaxError) -> JSONValue {
+    var parser = JSONParser(bytes: bytes)
+    parser.index = index
+    parser.skipWhitespace()
+    let value = try parser.value(depth: depth)
+    index = parser.index
+    return value
+  }
+
+  /// Reads the JSON string whose opening quote is at `index` of `bytes`, escapes decoded and
+  /// its UTF-8 checked, and moves `index` past its closing quote.
+  ///
+  /// - Throws: ``JSONSyntaxError`` with the offset in `bytes`.
+  static func string(
+    in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int
+  ) throws(JSONSyntaxError) -> String {
+    var parser = JSONParser(bytes: bytes)
+    parser.index = index
+    let text = try parser.string()
+    index = parser.index
+    return text
   }
 }
 
 private struct JSONParser {
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   /// The members and elements being read, when repeated keys are reported; `nil` otherwise,
   /// so that Apple's documents pay nothing for it.
@@ -71,8 +110,19 @@ private struct JSONParser {
     case element(Int)
   }
 
-  init(bytes: [UInt8]) {
+  init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
+  }
+
+  /// A whole document: one value, whitespace around it, nothing after it.
+  mutating func document() throws(JSONSyntaxError) -> JSONValue {
+    skipWhitespace()
+    let value = try value(depth: 0)
+    skipWhitespace()
+    guard index == bytes.count else {
+      throw fail("unexpected data after the document")
+    }
+    return value
   }
 
   /// "expect[4].at": the path of the member `key` of the object being read.
@@ -232,7 +282,8 @@ private struct JSONParser {
       }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
-    return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    return .number(
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
   }
 
   func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -245,11 +296,12 @@ private struct JSONParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
-          throw fail("invalid UTF-8 in a string", at: firstInvalidUTF8(from: start, to: index))
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if let invalid = Self.firstInvalidUTF8(in: text) {
+          throw fail("invalid UTF-8 in a string", at: start + invalid)
         }
         index += 1
-        return text
+        return String(decoding: text, as: UTF8.self)
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 { throw fail("control character in a string") }
@@ -261,11 +313,14 @@ private struct JSONParser {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        guard let text = String(validating: scalars, as: UTF8.self) else {
-          throw fail("invalid UTF-8 in a string", at: firstInvalidUTF8(from: start, to: index))
+        if Self.firstInvalidUTF8(in: scalars) != nil {
+          // The offset in the document: escapes decode to valid UTF-8, so the first invalid
+          // byte is one written as is.
+          let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+          throw fail("invalid UTF-8 in a string", at: start + (Self.firstInvalidRaw(in: text)))
         }
         index += 1
-        return text
+        return String(decoding: scalars, as: UTF8.self)
       case UInt8(ascii: "\\"):
         index += 1
         guard index < bytes.count else { throw fail("unterminated escape") }
@@ -332,19 +387,25 @@ private struct JSONParser {
     return value
   }
 
-  /// The offset of the first byte that breaks UTF-8 in `[from, to)`.
-  func firstInvalidUTF8(from start: Int, to end: Int) -> Int {
-    var offset = start
-    while offset < end {
-      var length = 1
-      while length <= 4, offset + length <= end,
-        String(validating: bytes[offset..<offset + length], as: UTF8.self) == nil
-      {
-        length += 1
+  /// The offset of the first byte of `bytes` that breaks UTF-8 (RFC 3629: no overlong form,
+  /// no surrogate, nothing past U+10FFFF), or `nil` when all of it is UTF-8. Checked with the
+  /// standard library's decoder, which every Swift release since 4 has.
+  static func firstInvalidUTF8(in bytes: some Collection<UInt8>) -> Int? {
+    var iterator = bytes.makeIterator()
+    var decoder = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    while true {
+      switch decoder.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
       }
-      if length > 4 || offset + length > end { return offset }
-      offset += length
     }
-    return start
+  }
+
+  /// ``firstInvalidUTF8(in:)`` of a string's raw bytes, escapes included (a backslash and the
+  /// ASCII after it are valid UTF-8, so the offset is that of a byte written as is).
+  static func firstInvalidRaw(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    firstInvalidUTF8(in: bytes) ?? 0
   }
 }
