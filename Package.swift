@@ -5,12 +5,10 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "Entitlements",
-  // Apple's platforms of the 26 releases: the byte-level reader keeps small fixed tables in
-  // the standard library's InlineArray (Swift 6.2), which their runtimes added. Linux has no
-  // such floor.
-  platforms: [
-    .macOS("26.0"), .iOS("26.0"), .tvOS("26.0"), .watchOS("26.0"), .visionOS("26.0"),
-  ],
+  // The floor of peer server libraries, so that backends developed on macOS 13 and apps that
+  // support iOS 16 can depend on the package: no API of a later runtime is used (no
+  // InlineArray, no Synchronization). Linux has no such floor.
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Entitlements", targets: ["Entitlements"]),
     .library(name: "EntitlementsScenarios", targets: ["EntitlementsScenarios"]),
@@ -61,7 +59,8 @@ let package = Package(
       exclude: ["Generated"],
       swiftSettings: strict),
     .testTarget(
-      name: "EntitlementsCLITests", dependencies: ["EntitlementsCLI", "EntitlementsScenarios"],
+      name: "EntitlementsCLITests",
+      dependencies: ["EntitlementsCLI", "EntitlementsScenarios", "EntitlementsVerification"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import EntitlementsVerification
 
 #if canImport(Glibc)
   import Glibc
@@ -19,10 +19,11 @@ extension BatchEvaluation {
     // all are answered.
     private var batch: Batch
     private let storage: UnsafeMutableBufferPointer<Answer>
-    /// The first index not yet claimed.
-    private let claimed = Atomic<Int>(0)
+    /// The first index not yet claimed. (A lock, not an atomic: the standard library's
+    /// atomics need macOS 15 / iOS 18; a claim is taken once per few lines.)
+    private let claimed = Locked(0)
     /// How many lines are answered.
-    private let answered = Atomic<Int>(0)
+    private let answered = Locked(0)
     /// Signalled once, when every line is answered.
     private let done = DispatchSemaphore(value: 0)
 
@@ -42,12 +43,15 @@ extension BatchEvaluation {
     var claims: Int { (storage.count + linesPerClaim - 1) / linesPerClaim }
 
     /// Whether some line is not yet claimed.
-    var hasUnclaimedLines: Bool { claimed.load(ordering: .relaxed) < storage.count }
+    var hasUnclaimedLines: Bool { claimed.withLock { $0 } < storage.count }
 
     /// The next `linesPerClaim` indices (fewer at the end) for the calling thread alone;
     /// `nil` once all are taken.
     func claim() -> Range<Int>? {
-      let first = claimed.wrappingAdd(linesPerClaim, ordering: .relaxed).oldValue
+      let first = claimed.withLock { first in
+        defer { first += linesPerClaim }
+        return first
+      }
       guard first < storage.count else { return nil }
       return first..<min(first + linesPerClaim, storage.count)
     }
@@ -65,9 +69,12 @@ extension BatchEvaluation {
         assert(storage[index].bytes.isEmpty, "line \(index) of the batch answered twice")
         storage[index] = answer(index)
       }
-      // Acquiring and releasing: the last thread to answer sees every other thread's
-      // answers, and hands them on through the semaphore.
-      let total = answered.wrappingAdd(lines.count, ordering: .acquiringAndReleasing).newValue
+      // Under the lock: the last thread to answer sees every other thread's answers, and
+      // hands them on through the semaphore.
+      let total = answered.withLock { total in
+        total += lines.count
+        return total
+      }
       if total == storage.count { done.signal() }
     }
 

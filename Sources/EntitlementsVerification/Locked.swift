@@ -6,17 +6,23 @@
   import Darwin
 #endif
 
-/// A value behind a pthread mutex, shared between threads.
+/// A value behind a pthread mutex, shared between threads (the chain cache's, and the
+/// `entitlements` tool's counters of lines claimed and answered).
 ///
-/// `Synchronization.Mutex` would say the same, but on Apple platforms it needs macOS 15 / iOS
-/// 18, which this package does not require; a pthread mutex works on every platform Swift
-/// runs on. The state is only ever touched inside ``withLock(_:)``, which is what makes the
-/// `@unchecked Sendable` true.
-final class Locked<State: Sendable>: @unchecked Sendable {
+/// `Synchronization.Mutex` and `Atomic` would say the same, but on Apple platforms they need
+/// macOS 15 / iOS 18, below this package's floor; a pthread mutex works on every platform
+/// Swift runs on. The state is only ever touched inside ``withLock(_:)``, which is what makes
+/// the `@unchecked Sendable` true.
+///
+/// ```swift
+/// let count = Locked(0)
+/// count.withLock { $0 += 1 }
+/// ```
+package final class Locked<State: Sendable>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var state: State
 
-  init(_ state: State) {
+  package init(_ state: State) {
     self.state = state
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -30,7 +36,7 @@ final class Locked<State: Sendable>: @unchecked Sendable {
   }
 
   /// Runs `body` with the state, holding the lock.
-  func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+  package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return body(&state)

@@ -1,6 +1,6 @@
 import Dispatch
 import Entitlements
-import Synchronization
+import EntitlementsVerification
 import Testing
 
 @testable import EntitlementsCLI
@@ -52,17 +52,19 @@ struct BatchEvaluationWorkersTests {
 
   /// How many lines are answered at once, at most.
   final class Tally: Sendable {
-    private let running = Atomic<Int>(0)
-    private let most = Atomic<Int>(0)
+    private let counts = Locked((running: 0, most: 0))
 
     /// Records that a line is answered during `body`.
     func answering<T>(_ body: () -> T) -> T {
-      most.max(running.wrappingAdd(1, ordering: .relaxed).newValue, ordering: .relaxed)
-      defer { running.wrappingSubtract(1, ordering: .relaxed) }
+      counts.withLock { counts in
+        counts.running += 1
+        counts.most = max(counts.most, counts.running)
+      }
+      defer { counts.withLock { $0.running -= 1 } }
       return body()
     }
 
-    var mostRunning: Int { most.load(ordering: .relaxed) }
+    var mostRunning: Int { counts.withLock { $0.most } }
   }
 
   /// A thread whose batch's lines are all taken goes on to the next batch while another
@@ -137,11 +139,11 @@ struct BatchEvaluationWorkersTests {
   @Test(arguments: [(0, 2), (1, 3)])
   func fewerThreadsThanJobsStillAnswerEveryLine(threadsGiven: Int, jobs: Int) throws {
     let caller = pthread_self()
-    let onCaller = Atomic<Int>(0)
+    let onCaller = Locked(0)
     let tally = Tally()
     let workers = BatchEvaluation.Workers(jobs: jobs) { line, _, _ in
       if pthread_equal(pthread_self(), caller) != 0 {
-        onCaller.wrappingAdd(1, ordering: .relaxed)
+        onCaller.withLock { $0 += 1 }
       }
       return tally.answering { Self.echo(line) }
     }
@@ -154,7 +156,7 @@ struct BatchEvaluationWorkersTests {
       #expect(answers.map(\.bytes) == batch.lines.map { Array(batch.bytes[$0]) })
     }
     #expect(workers.threadCount == threadsGiven)
-    #expect(onCaller.load(ordering: .relaxed) == (threadsGiven == 0 ? 80 : 0))
+    #expect(onCaller.withLock { $0 } == (threadsGiven == 0 ? 80 : 0))
     // A batch answered is not kept by the workers, with threads or without: memory stays a
     // few batches.
     weak var released: BatchEvaluation.Pending?
