@@ -228,6 +228,8 @@ extension SchemaReaderTests {
       {"lastTransactions": [], "extra": {"a": [1]}}]}
     """#,
     #"{"data": []}"#,
+    // A notification whose data is null: absent, as any null field is.
+    #"{"notificationType": "TEST", "signedDate": 1, "data": null}"#,
     #"""
     {"hasMore": false, "paginationToken": "t1", "notificationHistory": [
       {"signedPayload": "\#(jws(notificationPayload))",
@@ -241,12 +243,15 @@ extension SchemaReaderTests {
     "StatusUpdateNotification", "ServerNotification", "ServerNotification", "AppStoreTransaction",
     "AppStoreRenewalInfo", "AppStoreTransaction", "AppStoreRenewalInfo", "ServerNotification",
     "ServerNotification", "TransactionHistoryResponse", "TransactionHistoryResponse",
-    "SubscriptionStatusesResponse", "SubscriptionStatusesResponse", "NotificationHistoryResponse",
+    "SubscriptionStatusesResponse", "SubscriptionStatusesResponse", "ServerNotification",
+    "NotificationHistoryResponse",
   ]
 
-  /// Every irregular document has its outcome (`zip` would drop the documents past the last).
-  @Test func everyIrregularDocumentHasItsOutcome() {
+  /// Every document has its outcome or its kind (`zip` would drop the documents past the
+  /// last).
+  @Test func everyDocumentHasItsOutcome() {
     #expect(Self.irregular.count == Self.irregularOutcomes.count)
+    #expect(Self.regular.count == Self.regularKinds.count)
   }
 
   /// Each irregular document reads as its outcome says, consistently.

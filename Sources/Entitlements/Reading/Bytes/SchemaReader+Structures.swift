@@ -54,52 +54,45 @@ extension SchemaReader {
 
   /// Receipt entries: an array of objects, one object (iOS 6), or null.
   private mutating func entries() throws(Stop) -> [ReceiptEntry] {
-    let key = member
-    skipWhitespace()
-    switch peek {
-    case UInt8(ascii: "["):
-      var entries: [ReceiptEntry] = []
-      try elements(of: key) { reader throws(Stop) in
-        guard reader.peek == UInt8(ascii: "{") else {
-          let found = try reader.skipDescribing()
-          reader.reportHere("expected a receipt entry object, found \(found): left out")
-          return
-        }
-        try reader.receiptEntry(appendingTo: &entries)
-      }
-      return entries
-    case UInt8(ascii: "{"):
-      return try inside(key) { reader throws(Stop) in try reader.receiptEntry() }.map { [$0] } ?? []
-    default:
-      if null() { return [] }
-      report("expected an array of entries, found \(try skipDescribing())")
-      return []
-    }
+    try objectsOrOne(
+      element: "a receipt entry object", consequence: ": left out", list: "an array of entries"
+    ) { reader, entries throws(Stop) in try reader.receiptEntry(appendingTo: &entries) }
   }
 
   /// Renewal infos: an array of objects, one object, or null.
   private mutating func renewalInfos() throws(Stop) -> [PendingRenewalInfo] {
+    try objectsOrOne(
+      element: "a renewal info object", consequence: "", list: "an array of renewal info"
+    ) { reader, infos throws(Stop) in infos.append(try reader.pendingRenewalInfo()) }
+  }
+
+  /// An array of objects, one object in its place (as iOS 6 wrote them), or null: `read`
+  /// reads each object and appends what it makes. Any other element is reported as not
+  /// `element` (`consequence` says what becomes of it), any other value as not `list`.
+  @inline(__always)
+  private mutating func objectsOrOne<Value>(
+    element: String, consequence: String, list: String,
+    _ read: (inout SchemaReader, inout [Value]) throws(Stop) -> Void
+  ) throws(Stop) -> [Value] {
     let key = member
+    var values: [Value] = []
     skipWhitespace()
     switch peek {
     case UInt8(ascii: "["):
-      var infos: [PendingRenewalInfo] = []
       try elements(of: key) { reader throws(Stop) in
         guard reader.peek == UInt8(ascii: "{") else {
           let found = try reader.skipDescribing()
-          reader.reportHere("expected a renewal info object, found \(found)")
+          reader.reportHere("expected \(element), found \(found)\(consequence)")
           return
         }
-        infos.append(try reader.pendingRenewalInfo())
+        try read(&reader, &values)
       }
-      return infos
     case UInt8(ascii: "{"):
-      return [try inside(key) { reader throws(Stop) in try reader.pendingRenewalInfo() }]
+      try inside(key) { reader throws(Stop) in try read(&reader, &values) }
     default:
-      if null() { return [] }
-      report("expected an array of renewal info, found \(try skipDescribing())")
-      return []
+      if !null() { report("expected \(list), found \(try skipDescribing())") }
     }
+    return values
   }
 
   /// verifyReceipt's `receipt`.
@@ -154,6 +147,8 @@ extension SchemaReader {
       }
       return .groups(transactions)
     default:
+      // Null is absent, as everywhere else.
+      if null() { return .absent }
       report("expected an object or an array, found \(try skipDescribing())")
       return .other
     }
@@ -272,7 +267,8 @@ extension SchemaReader {
   }
 
   /// A signed field: a JWS whose payload `read` reads, the decoded object in its place, or
-  /// null; anything else, or a payload that cannot be read, reported (``signedFieldProblem(_:what:type:)``).
+  /// null; anything else, or a payload that cannot be read, reported (in a notification's
+  /// `data`, in the words of ``notificationFieldProblem(_:type:)``).
   private mutating func signedField<Value>(
     what: String, type: String, _ read: (inout SchemaReader) throws(Stop) -> Value
   ) throws(Stop) -> Value? {
