@@ -125,6 +125,12 @@ struct Field<Fields>: Sendable {
     self.members = members
   }
 
+  /// The field with only its members read for `kinds` of document; `nil` when none is.
+  func only(_ kinds: DocumentKinds) -> Field? {
+    let kept = members.filter { $0.documents.contains(kinds) }
+    return kept.isEmpty ? nil : Field(members: kept)
+  }
+
   /// Where `property` lies in `Fields`: it must be a stored property.
   private static func offset<Value>(_ property: WritableKeyPath<Fields, Value>) -> Int {
     guard let offset = MemoryLayout<Fields>.offset(of: property) else {

@@ -22,7 +22,8 @@ extension SchemaReader {
   /// of most lines of `entitlements evaluate`, is read by ``payload(alone:)``, with none of the
   /// other kinds' state; at the first key of another kind, the object is read again from its
   /// start by the table of every other kind (``anyDocument()``). Without `payloadFirst` (for
-  /// the tests, which compare the two), every document is read by that table.
+  /// the tests, which compare the two, and once a payload's reading found another kind),
+  /// every document is read by that table.
   mutating func objectDocument(payloadFirst: Bool = true) throws(Stop) -> AppStoreDocument {
     if payloadFirst, !payloads.verifies {
       let (start, nesting, reported, steps) = (index, depth, diagnostics.count, path.count)
@@ -79,7 +80,7 @@ extension SchemaReader {
       if let transaction = fields.transactionID { name(transaction, inDiagnosticsFrom: start) }
       record.fold(
         transactionEntry: entry, environment: fields.environment, timestamp: fields.signedDate,
-        diagnostics: start < diagnostics.count ? Array(diagnostics[start...]) : [])
+        diagnostics: diagnostics(from: start))
       return
     }
     guard keys.contains(schemas.markers.originalTransactionID) else { throw .otherKind }
@@ -355,7 +356,9 @@ extension SchemaReader {
     var fields = DocumentFields()
     var spans: [DiagnosticSpan] = []
     var keys = KeySet()
-    _ = try read(schemas.document, into: &fields, spans: &spans, keys: &keys)
+    // Read by a notification's members alone: another kind's (a history of its own, a page's
+    // transactions) are skipped, not decoded.
+    _ = try read(schemas.notification, into: &fields, spans: &spans, keys: &keys)
     keepDiagnostics(of: .notificationV2, spans)
     return notificationV2(&fields, diagnosticsFrom: reported)
   }

@@ -247,3 +247,19 @@ extension SchemaReader {
     return member == Table.none ? .unknown : table.keys[Int(member)]
   }
 }
+
+extension Diagnostic {
+  /// The diagnostic named from `top`, a JSON path its field is at or below: `quantity` for
+  /// `signedTransactions[0].quantity` from `signedTransactions[0]`.
+  func named(from top: String) -> Diagnostic {
+    var named = self
+    if field == top {
+      named.field = ""
+    } else if field.hasPrefix(top + ".") {
+      named.field = String(field.dropFirst(top.count + 1))
+    } else if field.hasPrefix(top + "[") {
+      named.field = String(field.dropFirst(top.count))
+    }
+    return named
+  }
+}

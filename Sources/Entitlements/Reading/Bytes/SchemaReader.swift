@@ -53,6 +53,9 @@ struct SchemaReader {
   var lastHeader: (start: Int, count: Int)?
   /// How many JWS levels hold the bytes read (0: the document as given).
   var payloadLevel = 0
+  /// How many JWS payloads were decoded for the document (for the tests: a payload is opened
+  /// once, and only where its document's kind reads it).
+  private(set) var payloadsOpened = 0
   /// How many times a whole document was unwrapped to reach these bytes (a bare JWS, a POST
   /// body's `signedPayload`): a third is not.
   var unwrapped = 0
@@ -114,6 +117,7 @@ struct SchemaReader {
     // evaluate` are decoded payloads, which use none of them.
     if !shared.isEmpty { shared = SharedIDs() }
     payloadLevel = 0
+    payloadsOpened = 0
     unwrapped = 0
     if !diagnostics.isEmpty { diagnostics = [] }
     if !irregularDates.isEmpty { irregularDates = [] }
@@ -129,6 +133,7 @@ struct SchemaReader {
     _ body: (inout SchemaReader) throws(Stop) -> Result
   ) throws(Stop) -> Result? {
     let level = payloadLevel
+    payloadsOpened &+= 1
     var buffer: [UInt8] = []
     let count: Int
     if let verified {

@@ -97,7 +97,7 @@ extension SchemaReader {
     return AppStoreTransaction(
       entry: entry, type: fields.type.take(), environment: fields.environment,
       timestamp: fields.signedDate,
-      diagnostics: start < diagnostics.count ? Array(diagnostics[start...]) : [])
+      diagnostics: diagnostics(from: start))
   }
 
   /// The entry of a transaction; `nil`, reported, without `transactionId`. Its strings are
@@ -149,7 +149,7 @@ extension SchemaReader {
   {
     AppStoreRenewalInfo(
       info: renewalInfo(fields), environment: fields.environment, timestamp: fields.signedDate,
-      diagnostics: start < diagnostics.count ? Array(diagnostics[start...]) : [])
+      diagnostics: diagnostics(from: start))
   }
 
   /// The renewal info of a payload; `nil`, reported, without `originalTransactionId`.

@@ -1,9 +1,15 @@
 // Each kind of document, made from the fields read at its top (SPEC §10).
 
 extension SchemaReader {
-  /// The diagnostics made since `start`: the document's.
+  /// The diagnostics made since `start`: the document's, or the payload's, named from its
+  /// top. A payload inside a document (a page's transaction, a history's notification) names
+  /// its fields as it does read alone; the document's own list names them from its top.
   func diagnostics(from start: Int) -> [Diagnostic] {
-    start < diagnostics.count ? Array(diagnostics[start...]) : []
+    guard start < diagnostics.count else { return [] }
+    let made = Array(diagnostics[start...])
+    guard path.count > 0 else { return made }
+    let top = pathText()
+    return made.map { $0.named(from: top) }
   }
 
   /// A v2 notification; a type or subtype this version does not know is reported (the

@@ -1,6 +1,6 @@
 /// Every schema of Apple's documents as a table the reader reads by, and the one table of
-/// every member name they have; built once. Its members hold pointers only: the reader keeps a
-/// copy, which costs no reference counting.
+/// every member name they have; built once. It holds no reference (its tables are addresses,
+/// its predictions 256 bytes): the reader keeps a copy, which costs no reference counting.
 ///
 /// Each schema is a list of fields in a file of this folder, named after the object it
 /// describes (``ReceiptEntryFields``, ``DecodedPayloadFields``, ``DocumentFields``, …): adding
@@ -12,6 +12,9 @@ struct Schemas: Sendable {
   let keys: KeyTable
   /// The top of every kind of document but a decoded payload.
   let document: Table
+  /// The top of a v2 notification alone (`DocumentFields`' members of that kind): a
+  /// notification known to be one, a history's.
+  let notification: Table
   /// A decoded transaction or renewal info (the App Store Server API's, StoreKit 2's).
   let payload: Table
   /// verifyReceipt's entries.
@@ -59,6 +62,8 @@ struct Schemas: Sendable {
         + names(LastTransactionFields.fields) + names(NotificationHistoryItemFields.fields))
     self.keys = keys
     document = Table(DocumentFields.fields, keys: keys)
+    notification = Table(
+      DocumentFields.fields.compactMap { $0.only(.notificationV2) }, keys: keys)
     payload = Table(DecodedPayloadFields.fields, keys: keys, idsAcrossDocuments: true)
     receiptEntry = Table(ReceiptEntryFields.fields, keys: keys)
     pendingRenewal = Table(PendingRenewalFields.fields, keys: keys)
