@@ -1,9 +1,10 @@
 /// Base64url (RFC 4648 §5), as a JWS payload is written: padding allowed, base64's `+` and
 /// `/` read as `-` and `_`, anything else refused.
 enum Base64URL {
-  /// The value of each symbol; 255 for any other byte.
-  /// Written once, when first used, then only read.
-  nonisolated(unsafe) static let values: UnsafeMutablePointer<UInt8> = {
+  /// The value of each symbol; 255 for any other byte. Written once, when first used, and
+  /// only read through this read-only pointer (a pointer, not an array: no reference counted
+  /// at each payload).
+  nonisolated(unsafe) static let values: UnsafePointer<UInt8> = {
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     for byte in 0..<256 {
       let value: UInt8 =
@@ -17,7 +18,7 @@ enum Base64URL {
         }
       (table + byte).initialize(to: value)
     }
-    return table
+    return UnsafePointer(table)
   }()
 
   /// `text` decoded; `nil` when it is not base64url.

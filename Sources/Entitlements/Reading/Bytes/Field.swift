@@ -390,16 +390,20 @@ struct Table: @unchecked Sendable {
     (block + Self.readingOfKeyStart).assumingMemoryBound(to: FieldReading.self)
   }
   /// By member.
-  var readings: UnsafeMutablePointer<FieldReading> {
+  var readings: UnsafePointer<FieldReading> { UnsafePointer(mutableReadings) }
+  private var mutableReadings: UnsafeMutablePointer<FieldReading> {
     (block + Self.readingsStart).assumingMemoryBound(to: FieldReading.self)
   }
-  var keys: UnsafeMutablePointer<KeyID> {
+  var keys: UnsafePointer<KeyID> { UnsafePointer(mutableKeys) }
+  private var mutableKeys: UnsafeMutablePointer<KeyID> {
     (block + Self.keysStart).assumingMemoryBound(to: KeyID.self)
   }
-  var documents: UnsafeMutablePointer<DocumentKinds> {
+  var documents: UnsafePointer<DocumentKinds> { UnsafePointer(mutableDocuments) }
+  private var mutableDocuments: UnsafeMutablePointer<DocumentKinds> {
     (block + Self.documentsStart).assumingMemoryBound(to: DocumentKinds.self)
   }
-  var offsets: UnsafeMutablePointer<Int> {
+  var offsets: UnsafePointer<Int> { UnsafePointer(mutableOffsets) }
+  private var mutableOffsets: UnsafeMutablePointer<Int> {
     (block + Self.offsetsStart).assumingMemoryBound(to: Int.self)
   }
   /// How many members the table has.
@@ -436,11 +440,22 @@ struct Table: @unchecked Sendable {
       var reading = member.reading
       if idsAcrossDocuments, reading == .productID { reading = .payloadProductID }
       if idsAcrossDocuments, reading == .subscriptionID { reading = .payloadSubscriptionID }
-      readings[index] = reading
+      mutableReadings[index] = reading
       readingOfKey[Int(key.rawValue)] = reading
-      offsets[index] = member.offset
-      documents[index] = member.documents
-      self.keys[index] = key
+      mutableOffsets[index] = member.offset
+      mutableDocuments[index] = member.documents
+      mutableKeys[index] = key
+    }
+    // The reader stores each member's value where its property lies: two members share a
+    // property only as the two halves of a receipt date.
+    let stored = members.filter { $0.reading != .ignored }
+    for offset in Set(stored.map(\.offset)) {
+      let sharing = stored.filter { $0.offset == offset }.map(\.reading)
+      precondition(
+        sharing.count == 1
+          || sharing.sorted(by: { $0.rawValue < $1.rawValue })
+            == [.receiptDateText, .receiptDateMilliseconds],
+        "members \(sharing) stored in one property")
     }
   }
 
