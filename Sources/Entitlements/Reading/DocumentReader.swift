@@ -20,8 +20,9 @@
 /// naming the JWS's JSON path.
 ///
 /// Every document is read by one reader, from its bytes, field by field, each of Apple's
-/// fields mapped in one place (the reading guide lists them): Apple's usual shapes fast, any
-/// other value tolerantly, what cannot be used a ``Diagnostic`` with its JSON path.
+/// fields mapped in one place (its object's schema, which the reading guide names): Apple's
+/// usual shapes fast, any other value tolerantly, what cannot be used a ``Diagnostic`` with
+/// its JSON path.
 ///
 /// ```swift
 /// let document = try DocumentReader.read(bytes)  // [UInt8], Data, any bytes
@@ -107,7 +108,8 @@ public enum DocumentReader {
     memo.reader.release()
     memo.reader.restart(buffer, at: start)
     do throws(SchemaReader.Stop) {
-      let document = try memo.reader.objectDocument()
+      // Read as a payload already: by the table of every other kind.
+      let document = try memo.reader.objectDocument(payloadFirst: false)
       let end = memo.reader.index
       if let refusal = statusError(of: document) { return (end, refusal) }
       record.fold(consume document)
