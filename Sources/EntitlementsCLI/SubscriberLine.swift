@@ -48,9 +48,10 @@ struct SubscriberLine {
   /// `documents`, in order.
   let documents: [Document]
 
-  /// Scans a line, and folds the documents read in place into `record` (the others are ``Document/json(_:)`` and ``Document/jws(_:)``, for the caller to read and
-  /// fold). `memo` carries what the document reader learnt from the documents before (of this
-  /// line and of the lines before it).
+  /// Scans a line, and folds the documents read in place into `record` (the others are
+  /// ``Document/json(_:)`` and ``Document/jws(_:)``, for the caller to read and fold). `memo`
+  /// carries what the document reader learnt from the documents before (of this line and of
+  /// the lines before it).
   ///
   /// - Throws: ``Problem`` naming the key or the byte where the line is not what it must be;
   ///   `record` then holds part of the line, and is to be dropped.

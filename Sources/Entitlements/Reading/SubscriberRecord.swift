@@ -99,9 +99,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// Folds a transaction from what it carries, as folding its ``AppStoreTransaction`` does: the
-  /// way in of a decoded payload folded where it is read, which makes no document. Its evidence is folded first, so
-  /// that its entry can then be moved into the record: the two touch different state, so the
-  /// order changes nothing.
+  /// way in of a decoded payload folded where it is read, which makes no document. Its
+  /// evidence is folded first, so that its entry can then be moved into the record: the two
+  /// touch different state, so the order changes nothing.
   mutating func fold(
     transactionEntry entry: consuming ReceiptEntry?, environment: StoreEnvironment?,
     timestamp: Instant?, diagnostics noted: [Diagnostic] = []

@@ -165,7 +165,8 @@ extension SchemaReader {
   }
 
   /// The object of a payload, read by `body` (the payload must be one JSON object, nothing
-  /// after it); a payload that is JSON but no object is ``ReadError/unexpectedShape(path:expected:found:)``.
+  /// after it); a payload that is JSON but no object is
+  /// ``ReadError/unexpectedShape(path:expected:found:)``.
   mutating func payloadObject<Value>(
     _ body: (inout SchemaReader) throws(Stop) -> Value
   ) throws(Stop) -> Result<Value, ReadError> {
