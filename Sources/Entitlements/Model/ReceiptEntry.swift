@@ -150,6 +150,30 @@ public struct ReceiptEntry: Hashable, Sendable {
     get { rare?.promotionalOfferID }
     set { updateRare { $0.promotionalOfferID = newValue } }
   }
+  /// `revocationType` as Apple sent it (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`;
+  /// App Store Server API 1.19): how a revocation ends access (SPEC §4, ``revocationType``).
+  public var rawRevocationType: String? {
+    get { rare?.revocationType }
+    set { updateRare { $0.revocationType = newValue } }
+  }
+  /// `revocationPercentage`: the share of the purchase refunded, in thousandths of a percent
+  /// (`100000` is all of it, `67742` 67.742 %), with a prorated refund.
+  public var revocationPercentage: Int? {
+    get { rare?.revocationPercentage }
+    set { updateRare { $0.revocationPercentage = newValue } }
+  }
+  /// `billingPlanType` as Apple sent it (`MONTHLY`, `BILLED_UPFRONT`; App Store Server API
+  /// 1.21): how the product's duration is paid.
+  public var rawBillingPlanType: String? {
+    get { rare?.billingPlanType }
+    set { updateRare { $0.billingPlanType = newValue } }
+  }
+  /// `commitmentInfo`: the entry is one billing period of a commitment (a one-year product
+  /// paid monthly); `nil` for any other entry.
+  public var commitment: Commitment? {
+    get { rare?.commitment }
+    set { updateRare { $0.commitment = newValue } }
+  }
 
   /// Creates an entry. Only the identifiers are required; every other field has Apple's
   /// meaning of "absent".
@@ -171,6 +195,10 @@ public struct ReceiptEntry: Hashable, Sendable {
   ///   - rawInAppOwnershipType: `in_app_ownership_type`.
   ///   - offerCodeRefName: `offer_code_ref_name`.
   ///   - promotionalOfferID: `promotional_offer_id`.
+  ///   - rawRevocationType: `revocationType`.
+  ///   - revocationPercentage: `revocationPercentage`.
+  ///   - rawBillingPlanType: `billingPlanType`.
+  ///   - commitment: `commitmentInfo`.
   public init(
     productID: ProductID,
     transactionID: TransactionID,
@@ -187,7 +215,11 @@ public struct ReceiptEntry: Hashable, Sendable {
     isUpgraded: Bool = false,
     rawInAppOwnershipType: String? = nil,
     offerCodeRefName: String? = nil,
-    promotionalOfferID: String? = nil
+    promotionalOfferID: String? = nil,
+    rawRevocationType: String? = nil,
+    revocationPercentage: Int? = nil,
+    rawBillingPlanType: String? = nil,
+    commitment: Commitment? = nil
   ) {
     self.init(
       productID: productID, transaction: CompactIdentifier(transactionID.rawValue),
@@ -198,7 +230,9 @@ public struct ReceiptEntry: Hashable, Sendable {
       rawCancellationReason: rawCancellationReason, isTrialPeriod: isTrialPeriod,
       isInIntroOfferPeriod: isInIntroOfferPeriod, isUpgraded: isUpgraded,
       rawInAppOwnershipType: rawInAppOwnershipType, offerCodeRefName: offerCodeRefName,
-      promotionalOfferID: promotionalOfferID)
+      promotionalOfferID: promotionalOfferID, rawRevocationType: rawRevocationType,
+      revocationPercentage: revocationPercentage, rawBillingPlanType: rawBillingPlanType,
+      commitment: commitment)
   }
 
   /// The public initializer, given the ids as an entry keeps them (the byte reader reads
@@ -214,7 +248,9 @@ public struct ReceiptEntry: Hashable, Sendable {
     quantity: Int, purchaseDate: Instant?, originalPurchaseDate: Instant?, expiresDate: Instant?,
     cancellationDate: Instant?, rawCancellationReason: String?, isTrialPeriod: Bool,
     isInIntroOfferPeriod: Bool, isUpgraded: Bool, rawInAppOwnershipType: String?,
-    offerCodeRefName: String?, promotionalOfferID: String?
+    offerCodeRefName: String?, promotionalOfferID: String?, rawRevocationType: String? = nil,
+    revocationPercentage: Int? = nil, rawBillingPlanType: String? = nil,
+    commitment: Commitment? = nil
   ) {
     // Every stored property is assigned once, from values computed first: no setter, and no
     // property holding a reference starts with a default (see ``rare``). The optimizer then
@@ -236,12 +272,16 @@ public struct ReceiptEntry: Hashable, Sendable {
     let small = Self.small(quantity)
     let rare: RareFields? =
       reasonTag == .other || ownership == .other || offerCodeRefName != nil
-        || promotionalOfferID != nil || small == nil
+        || promotionalOfferID != nil || small == nil || rawRevocationType != nil
+        || revocationPercentage != nil || rawBillingPlanType != nil || commitment != nil
       ? RareFields(
-        cancellationReason: reasonTag == .other ? rawCancellationReason : nil,
-        ownership: ownership == .other ? rawInAppOwnershipType : nil,
-        offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID,
-        quantity: small == nil ? quantity : nil)
+        RareValues(
+          cancellationReason: reasonTag == .other ? rawCancellationReason : nil,
+          ownership: ownership == .other ? rawInAppOwnershipType : nil,
+          offerCodeRefName: offerCodeRefName, promotionalOfferID: promotionalOfferID,
+          quantity: small == nil ? quantity : nil, revocationType: rawRevocationType,
+          revocationPercentage: revocationPercentage, billingPlanType: rawBillingPlanType,
+          commitment: commitment))
       : nil
     self.productID = productID
     self.transaction = transaction
@@ -272,6 +312,24 @@ public struct ReceiptEntry: Hashable, Sendable {
   public var cancellationReason: CancellationReason? {
     rawCancellationReason.flatMap(CancellationReason.init(rawValue:))
   }
+
+  /// The typed `revocationType`; `nil` when absent or a value this version does not know.
+  public var revocationType: RevocationType? {
+    rawRevocationType.flatMap(RevocationType.init(rawValue:))
+  }
+
+  /// The typed `billingPlanType`; `nil` when absent or a value this version does not know.
+  public var billingPlanType: BillingPlanType? {
+    rawBillingPlanType.flatMap(BillingPlanType.init(rawValue:))
+  }
+
+  /// Whether the entry's revocation ends access at its `cancellation_date` whatever the
+  /// policy: a prorated refund (the time before it stays paid for) or a family member's
+  /// access revoked (SPEC §4, "Revocation types").
+  public var isRevokedFromItsDate: Bool {
+    guard isRefunded else { return false }
+    return revocationType == .refundProrated || revocationType == .familyRevoke
+  }
 }
 
 extension ReceiptEntry {
@@ -300,6 +358,36 @@ extension ReceiptEntry {
     case other = "0"
     /// 1: an actual or perceived issue within the app.
     case appIssue = "1"
+  }
+
+  /// `revocationType`: how Apple revoked an entry, with Apple's raw values (App Store Server
+  /// API 1.19, Notifications 2.20). Nested, as Apple's server library has a top-level type of
+  /// this name.
+  ///
+  /// ```swift
+  /// ReceiptEntry.RevocationType(rawValue: "REFUND_PRORATED")  // .refundProrated
+  /// ```
+  public enum RevocationType: String, Hashable, Sendable, CaseIterable {
+    /// The whole purchase refunded: the policy decides (SPEC §4 `cancellation`).
+    case refundFull = "REFUND_FULL"
+    /// Part of the purchase refunded, by the time left: access ends at the revocation, the
+    /// time before it stays paid for (``revocationPercentage`` says how much came back).
+    case refundProrated = "REFUND_PRORATED"
+    /// The family organiser stopped sharing: a family member's access ends at the revocation.
+    case familyRevoke = "FAMILY_REVOKE"
+  }
+
+  /// `billingPlanType`: how a product's duration is paid, with Apple's raw values (App Store
+  /// Server API 1.21, April 2026).
+  ///
+  /// ```swift
+  /// ReceiptEntry.BillingPlanType(rawValue: "MONTHLY")  // .monthly
+  /// ```
+  public enum BillingPlanType: String, Hashable, Sendable, CaseIterable {
+    /// Paid at once for the whole duration (the usual annual payment).
+    case billedUpfront = "BILLED_UPFRONT"
+    /// A one-year commitment paid in twelve monthly transactions (``Commitment``).
+    case monthly = "MONTHLY"
   }
 }
 
@@ -362,72 +450,55 @@ extension ReceiptEntry {
   /// The fields an entry rarely carries, shared by copies of the entry (immutable: a change
   /// makes a new box).
   fileprivate final class RareFields: Hashable, Sendable {
-    let cancellationReason: String?
-    let ownership: String?
-    let offerCodeRefName: String?
-    let promotionalOfferID: String?
+    let values: RareValues
+
+    init(_ values: RareValues) { self.values = values }
+
+    var cancellationReason: String? { values.cancellationReason }
+    var ownership: String? { values.ownership }
+    var offerCodeRefName: String? { values.offerCodeRefName }
+    var promotionalOfferID: String? { values.promotionalOfferID }
     /// A quantity that does not fit the entry's 4 bytes.
-    let quantity: Int?
+    var quantity: Int? { values.quantity }
+    var revocationType: String? { values.revocationType }
+    var revocationPercentage: Int? { values.revocationPercentage }
+    var billingPlanType: String? { values.billingPlanType }
+    var commitment: Commitment? { values.commitment }
 
-    init(
-      cancellationReason: String?, ownership: String?, offerCodeRefName: String?,
-      promotionalOfferID: String?, quantity: Int?
-    ) {
-      self.cancellationReason = cancellationReason
-      self.ownership = ownership
-      self.offerCodeRefName = offerCodeRefName
-      self.promotionalOfferID = promotionalOfferID
-      self.quantity = quantity
-    }
+    static func == (lhs: RareFields, rhs: RareFields) -> Bool { lhs.values == rhs.values }
 
-    static func == (lhs: RareFields, rhs: RareFields) -> Bool {
-      lhs.cancellationReason == rhs.cancellationReason && lhs.ownership == rhs.ownership
-        && lhs.offerCodeRefName == rhs.offerCodeRefName
-        && lhs.promotionalOfferID == rhs.promotionalOfferID && lhs.quantity == rhs.quantity
-    }
-
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(cancellationReason)
-      hasher.combine(ownership)
-      hasher.combine(offerCodeRefName)
-      hasher.combine(promotionalOfferID)
-      hasher.combine(quantity)
-    }
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
   }
 
-  /// The mutable copy of the rare fields that ``updateRare(_:)`` edits.
-  private struct RareValues {
+  /// The rare fields as values: what ``RareFields`` holds, and the copy ``updateRare(_:)``
+  /// edits.
+  fileprivate struct RareValues: Hashable, Sendable {
     var cancellationReason: String?
     var ownership: String?
     var offerCodeRefName: String?
     var promotionalOfferID: String?
     var quantity: Int?
+    var revocationType: String?
+    var revocationPercentage: Int?
+    var billingPlanType: String?
+    var commitment: Commitment?
+
+    /// Whether no rare field is present.
+    var isEmpty: Bool { self == RareValues() }
   }
 
   /// Changes the rare fields; the box is dropped when none is left, so that one value has one
   /// representation.
   private mutating func updateRare(_ change: (inout RareValues) -> Void) {
-    var values = RareValues(
-      cancellationReason: rare?.cancellationReason, ownership: rare?.ownership,
-      offerCodeRefName: rare?.offerCodeRefName, promotionalOfferID: rare?.promotionalOfferID,
-      quantity: rare?.quantity)
+    var values = rare?.values ?? RareValues()
     change(&values)
-    if values.cancellationReason == nil, values.ownership == nil,
-      values.offerCodeRefName == nil, values.promotionalOfferID == nil, values.quantity == nil
-    {
-      rare = nil
-    } else {
-      rare = RareFields(
-        cancellationReason: values.cancellationReason, ownership: values.ownership,
-        offerCodeRefName: values.offerCodeRefName, promotionalOfferID: values.promotionalOfferID,
-        quantity: values.quantity)
-    }
+    rare = values.isEmpty ? nil : RareFields(values)
   }
 
 }
 
 extension ReceiptEntry: CustomReflectable {
-  /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:)``,
+  /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:rawRevocationType:revocationPercentage:rawBillingPlanType:commitment:)``,
   /// not its storage: what `print`, `dump` and a debugger show (display only: no decision reads
   /// it).
   public var customMirror: Mirror {
@@ -445,6 +516,9 @@ extension ReceiptEntry: CustomReflectable {
         ("isUpgraded", isUpgraded), ("rawInAppOwnershipType", rawInAppOwnershipType as Any),
         ("offerCodeRefName", offerCodeRefName as Any),
         ("promotionalOfferID", promotionalOfferID as Any),
+        ("rawRevocationType", rawRevocationType as Any),
+        ("revocationPercentage", revocationPercentage as Any),
+        ("rawBillingPlanType", rawBillingPlanType as Any), ("commitment", commitment as Any),
       ],
       displayStyle: .struct)
   }

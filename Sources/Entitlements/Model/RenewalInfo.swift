@@ -31,6 +31,11 @@ public struct RenewalInfo: Hashable, Sendable {
   /// it describes the subscription as of this instant; `nil` when undated (verifyReceipt's
   /// `pending_renewal_info`, which describes the present of its response).
   public var signedDate: Instant?
+  /// `renewalBillingPlanType` as Apple sent it (`MONTHLY`, `BILLED_UPFRONT`): how the next
+  /// renewal is paid (``ReceiptEntry/BillingPlanType``).
+  public var rawRenewalBillingPlanType: String?
+  /// `commitmentInfo`: what happens when the current commitment ends; `nil` outside one.
+  public var commitment: Commitment?
 
   /// Creates renewal info.
   ///
@@ -44,6 +49,8 @@ public struct RenewalInfo: Hashable, Sendable {
   ///   - gracePeriodExpiresDate: `grace_period_expires_date`.
   ///   - priceConsentStatus: `price_consent_status`.
   ///   - signedDate: When Apple stated it.
+  ///   - rawRenewalBillingPlanType: `renewalBillingPlanType`.
+  ///   - commitment: `commitmentInfo`.
   public init(
     originalTransactionID: OriginalTransactionID,
     productID: ProductID? = nil,
@@ -53,7 +60,9 @@ public struct RenewalInfo: Hashable, Sendable {
     isInBillingRetryPeriod: Bool? = nil,
     gracePeriodExpiresDate: Instant? = nil,
     priceConsentStatus: Bool? = nil,
-    signedDate: Instant? = nil
+    signedDate: Instant? = nil,
+    rawRenewalBillingPlanType: String? = nil,
+    commitment: Commitment? = nil
   ) {
     self.originalTransactionID = originalTransactionID
     self.productID = productID
@@ -64,6 +73,8 @@ public struct RenewalInfo: Hashable, Sendable {
     self.gracePeriodExpiresDate = gracePeriodExpiresDate
     self.priceConsentStatus = priceConsentStatus
     self.signedDate = signedDate
+    self.rawRenewalBillingPlanType = rawRenewalBillingPlanType
+    self.commitment = commitment
   }
 
   /// The same info, dated `timestamp` when it has no date of its own.
@@ -111,7 +122,8 @@ extension RenewalInfo {
   /// of several signed at one instant that disagree, by their fields: `auto_renew_status`,
   /// `expiration_intent`, `is_in_billing_retry_period`,
   /// `grace_period_expires_date`, `price_consent_status` (absent first, then `false` before
-  /// `true` and by value), then `product_id` and `auto_renew_product_id`.
+  /// `true` and by value), then `product_id` and `auto_renew_product_id`, then the
+  /// commitment's `commitmentAutoRenewStatus` and `commitmentAutoRenewProductId`.
   ///
   /// ```swift
   /// let off = RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)
@@ -137,7 +149,10 @@ extension RenewalInfo {
       b.gracePeriodExpiresDate?.millisecondsSince1970 ?? .min, key(b.priceConsentStatus)
     )
     if left != right { return left < right }
-    return (a.productID?.rawValue ?? "", a.autoRenewProductID?.rawValue ?? "")
-      < (b.productID?.rawValue ?? "", b.autoRenewProductID?.rawValue ?? "")
+    let products = (a.productID?.rawValue ?? "", a.autoRenewProductID?.rawValue ?? "")
+    let others = (b.productID?.rawValue ?? "", b.autoRenewProductID?.rawValue ?? "")
+    if products != others { return products < others }
+    return (key(a.commitment?.autoRenewStatus), a.commitment?.autoRenewProductID?.rawValue ?? "")
+      < (key(b.commitment?.autoRenewStatus), b.commitment?.autoRenewProductID?.rawValue ?? "")
   }
 }

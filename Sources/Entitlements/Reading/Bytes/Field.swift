@@ -66,6 +66,8 @@ enum FieldReading: UInt8, Sendable {
   case signedRenewalInfo
   /// `ServerNotification?`: a JWS of a v2 notification (Get Notification History's items).
   case signedNotification
+  /// `CommitmentFields?`: a decoded payload's `commitmentInfo`.
+  case commitment
 }
 
 /// The kinds of document a member of a shared table is read for: its diagnostics are kept
@@ -333,6 +335,14 @@ struct Field<Fields>: Sendable {
     _ name: String, _ property: WritableKeyPath<Fields, AppStoreRenewalInfo?>
   ) -> Field {
     Field(name, .signedRenewalInfo, property, .all)
+  }
+
+  /// A payload's `commitmentInfo` object.
+  static func commitment(
+    _ name: String, _ property: WritableKeyPath<Fields, CommitmentFields?>,
+    for documents: DocumentKinds = .all
+  ) -> Field {
+    Field(name, .commitment, property, documents)
   }
 
   /// A JWS of a v2 notification.

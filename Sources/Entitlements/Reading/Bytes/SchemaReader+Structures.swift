@@ -21,6 +21,7 @@ extension SchemaReader {
     case .signedTransaction: Self.store(try signedTransaction(), destination)
     case .signedRenewalInfo: Self.store(try signedRenewalInfo(), destination)
     case .signedNotification: Self.store(try signedNotification(), destination)
+    case .commitment: Self.store(try commitment(), destination)
     default: preconditionFailure("\(reading) is read as a scalar")
     }
   }
@@ -122,6 +123,21 @@ extension SchemaReader {
   }
 
   // MARK: - v2 notifications and the App Store Server API
+
+  /// A decoded payload's `commitmentInfo`.
+  private mutating func commitment() throws(Stop) -> CommitmentFields? {
+    let key = member
+    skipWhitespace()
+    guard peek == UInt8(ascii: "{") else {
+      if !null() { report("expected an object, found \(try skipDescribing())") }
+      return nil
+    }
+    return try inside(key) { reader throws(Stop) in
+      var fields = CommitmentFields()
+      _ = try reader.read(reader.schemas.commitment, into: &fields)
+      return fields
+    }
+  }
 
   /// `data`: a v2 notification's object, or Get All Subscription Statuses' array of groups.
   private mutating func data() throws(Stop) -> DataMember {

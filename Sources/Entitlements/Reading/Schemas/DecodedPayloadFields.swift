@@ -27,6 +27,11 @@ struct DecodedPayloadFields: AppleFields {
   var priceIncreaseStatus: Int?
   var signedDate: Instant?
   var environment: StoreEnvironment?
+  var revocationType: String?
+  var revocationPercentage: Int?
+  var billingPlanType: String?
+  var renewalBillingPlanType: String?
+  var commitmentInfo: CommitmentFields?
 
   static let fields: [Field<Self>] = [
     .identifier("transactionId", \.transactionID, for: .transaction),
@@ -53,6 +58,12 @@ struct DecodedPayloadFields: AppleFields {
     .integer("priceIncreaseStatus", \.priceIncreaseStatus, for: .renewal),
     .date("signedDate", \.signedDate),
     .environment("environment", \.environment),
+    // Apple's 2026 additions (App Store Server API 1.19 and 1.21).
+    .string("revocationType", \.revocationType, for: .transaction),
+    .integer("revocationPercentage", \.revocationPercentage, for: .transaction),
+    .string("billingPlanType", \.billingPlanType, for: .transaction),
+    .string("renewalBillingPlanType", \.renewalBillingPlanType, for: .renewal),
+    .commitment("commitmentInfo", \.commitmentInfo),
     // Written by Apple, read by no rule (see the reading guide): a third of a transaction's
     // keys.
     .ignored(
@@ -124,7 +135,11 @@ extension SchemaReader {
       isUpgraded: fields.isUpgraded ?? false,
       rawInAppOwnershipType: fields.inAppOwnershipType.take(),
       offerCodeRefName: offerType == 3 ? offer : nil,
-      promotionalOfferID: offerType == 2 ? offer : nil)
+      promotionalOfferID: offerType == 2 ? offer : nil,
+      rawRevocationType: fields.revocationType.take(),
+      revocationPercentage: fields.revocationPercentage,
+      rawBillingPlanType: fields.billingPlanType.take(),
+      commitment: transactionCommitment(fields.commitmentInfo.take()))
   }
 
   /// The entry of a transaction missing its id or its product, reported: `nil` without an
@@ -167,7 +182,9 @@ extension SchemaReader {
       autoRenewStatus: fields.autoRenewStatus, rawExpirationIntent: fields.expirationIntent,
       isInBillingRetryPeriod: fields.isInBillingRetryPeriod,
       gracePeriodExpiresDate: fields.gracePeriodExpiresDate,
-      priceConsentStatus: fields.priceIncreaseStatus.map { $0 == 1 })
+      priceConsentStatus: fields.priceIncreaseStatus.map { $0 == 1 },
+      rawRenewalBillingPlanType: fields.renewalBillingPlanType,
+      commitment: renewalCommitment(fields.commitmentInfo))
   }
 
   /// Drops the diagnostics of `spans` whose members `kind` does not read.

@@ -17,6 +17,8 @@ struct Schemas: Sendable {
   let notification: Table
   /// A decoded transaction or renewal info (the App Store Server API's, StoreKit 2's).
   let payload: Table
+  /// A decoded payload's `commitmentInfo`.
+  let commitment: Table
   /// verifyReceipt's entries.
   let receiptEntry: Table
   /// verifyReceipt's renewal infos (and the renewal fields at the top of old documents).
@@ -59,12 +61,14 @@ struct Schemas: Sendable {
         + names(ReceiptEntryFields.fields) + names(PendingRenewalFields.fields)
         + names(ReceiptFields.fields) + names(UnifiedReceiptFields.fields)
         + names(NotificationDataFields.fields) + names(SubscriptionGroupFields.fields)
-        + names(LastTransactionFields.fields) + names(NotificationHistoryItemFields.fields))
+        + names(LastTransactionFields.fields) + names(NotificationHistoryItemFields.fields)
+        + names(CommitmentFields.fields))
     self.keys = keys
     document = Table(DocumentFields.fields, keys: keys)
     notification = Table(
       DocumentFields.fields.compactMap { $0.only(.notificationV2) }, keys: keys)
     payload = Table(DecodedPayloadFields.fields, keys: keys, idsAcrossDocuments: true)
+    commitment = Table(CommitmentFields.fields, keys: keys)
     receiptEntry = Table(ReceiptEntryFields.fields, keys: keys)
     pendingRenewal = Table(PendingRenewalFields.fields, keys: keys)
     receipt = Table(ReceiptFields.fields, keys: keys)
@@ -76,7 +80,7 @@ struct Schemas: Sendable {
     notificationHistoryItem = Table(NotificationHistoryItemFields.fields, keys: keys)
     followers = Followers(orderOf: [
       receiptEntry, pendingRenewal, receipt, payload, document, unifiedReceipt, notificationData,
-      subscriptionGroup, lastTransaction, notificationHistoryItem,
+      subscriptionGroup, lastTransaction, notificationHistoryItem, commitment,
     ])
 
     func key<Fields>(_ property: PartialKeyPath<Fields>, _ table: Table) -> KeyID {
