@@ -182,6 +182,12 @@ extension Explanation {
     case .gracePeriod(let end, _, _), .billingRetry(let end, _): expiredAt = end
     default: break
     }
+    writer.key("commitment")
+    if let commitment = status.commitment {
+      write(commitment, to: &writer)
+    } else {
+      writer.null()
+    }
     writer.key("entitled")
     writer.bool(status.isEntitled)
     writer.key("expiredAt")
@@ -204,5 +210,21 @@ extension Explanation {
     writer.string(active?.transactionID.rawValue)
     writer.key("willRenew")
     if let willRenew = status.willRenew { writer.bool(willRenew) } else { writer.null() }
+  }
+
+  /// The documented `commitment` object of a status.
+  private static func write(_ commitment: ActiveStatus.Commitment, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("billingPeriod")
+    writer.integer(commitment.billingPeriod)
+    writer.key("endsAt")
+    writer.instant(commitment.endsAt)
+    writer.key("renewsInto")
+    writer.string(commitment.renewsInto?.rawValue)
+    writer.key("totalBillingPeriods")
+    writer.integer(commitment.totalBillingPeriods)
+    writer.key("willRenew")
+    if let willRenew = commitment.willRenew { writer.bool(willRenew) } else { writer.null() }
+    writer.endObject()
   }
 }

@@ -206,6 +206,21 @@ public struct Explanation: Sendable {
     "\(period.count) \(period.unit.rawValue)" + (period.count == 1 ? "" : "s")
   }
 
+  /// "payment 3 of 12; the commitment ends 2027-01-01 and will not renew".
+  static func describe(_ commitment: ActiveStatus.Commitment) -> String {
+    var text = "payment \(commitment.billingPeriod) of \(commitment.totalBillingPeriods)"
+    if let end = commitment.endsAt {
+      text += "; the commitment ends \(end.description.prefix(10))"
+      switch commitment.willRenew {
+      case true?:
+        text += " and will renew" + (commitment.renewsInto.map { " into \($0)" } ?? "")
+      case false?: text += " and will not renew"
+      case nil: break
+      }
+    }
+    return text
+  }
+
   static func describe(_ status: EntitlementStatus) -> String {
     switch status {
     case .active(let active) where active.expiresAt.isDistantFuture:
@@ -216,6 +231,7 @@ public struct Explanation: Sendable {
         text += willRenew ? ", will renew" : ", will not renew"
       }
       if let next = active.nextProductID, next != active.productID { text += ", next \(next)" }
+      if let commitment = active.commitment { text += "; " + describe(commitment) }
       return text + ")"
     case .gracePeriod(let expired, let graceEnd, let retryEnd):
       return "grace period (expired \(expired), grace until \(graceEnd), retry until \(retryEnd))"
@@ -223,8 +239,9 @@ public struct Explanation: Sendable {
       return "billing retry (expired \(expired), retry until \(retryEnd))"
     case .expired(let expired, let reason):
       return "expired (\(reason.rawValue)" + (expired.map { ", since \($0)" } ?? "") + ")"
-    case .revoked(let transaction, let revokedAt):
-      return "revoked (transaction \(transaction) refunded at \(revokedAt))"
+    case .revoked(let transaction, let revokedAt, let reason):
+      let what = reason == .familySharingRevoked ? "family sharing stopped" : "refunded"
+      return "revoked (transaction \(transaction) \(what) at \(revokedAt))"
     case .notSubscribed:
       return "not subscribed"
     }

@@ -32,6 +32,7 @@ extension Scenario {
   static let checkKeys: Set<String> = [
     "entitlement", "periods", "lapses", "at", "state", "entitled", "expiresAt", "retryEndsAt",
     "gracePeriodEndsAt", "reason", "willRenew", "nextProductId", "readable", "diagnostics",
+    "commitment",
   ]
 
   /// Reads a scenario file strictly.
@@ -312,6 +313,18 @@ extension Scenario {
     check.reason = try object.oneOf("reason", ExpiryReason.self)
     check.willRenew = try object.bool("willRenew")
     check.nextProductID = try object.string("nextProductId").map(ProductID.init(rawValue:))
+    if let value = object.value("commitment") {
+      let commitment = try StrictObject(
+        value, path: object.at("commitment"), file: file,
+        allowed: ["billingPeriod", "totalBillingPeriods", "endsAt", "willRenew", "renewsInto"])
+      var expected = ScenarioCheck.ExpectedCommitment()
+      expected.billingPeriod = try commitment.int("billingPeriod")
+      expected.totalBillingPeriods = try commitment.int("totalBillingPeriods")
+      expected.endsAt = try commitment.instant("endsAt")
+      expected.willRenew = try commitment.bool("willRenew")
+      expected.renewsInto = try commitment.string("renewsInto").map(ProductID.init(rawValue:))
+      check.commitment = expected
+    }
     check.readable = try object.array("readable")?.map { value, path throws(ScenarioError) in
       guard case .string(let id) = value else {
         throw ScenarioError(
@@ -334,6 +347,7 @@ extension Scenario {
       ("expiresAt", check.expiresAt != nil), ("retryEndsAt", check.retryEndsAt != nil),
       ("gracePeriodEndsAt", check.gracePeriodEndsAt != nil), ("reason", check.reason != nil),
       ("willRenew", check.willRenew != nil), ("nextProductId", check.nextProductID != nil),
+      ("commitment", check.commitment != nil),
     ]
     if check.at == nil, let (key, _) = needsAt.first(where: \.1) {
       throw object.fail(key, "needs \"at\": the instant it is checked at")

@@ -27,6 +27,23 @@ public struct ScenarioCheck: Hashable, Sendable {
     }
   }
 
+  /// An expected commitment (``ActiveStatus/Commitment``): the keys given are compared.
+  public struct ExpectedCommitment: Hashable, Sendable {
+    /// `billingPeriod`.
+    public var billingPeriod: Int?
+    /// `totalBillingPeriods`.
+    public var totalBillingPeriods: Int?
+    /// `endsAt`.
+    public var endsAt: Instant?
+    /// `willRenew`.
+    public var willRenew: Bool?
+    /// `renewsInto`.
+    public var renewsInto: ProductID?
+
+    /// An expected commitment; set the keys to compare.
+    public init() {}
+  }
+
   /// `entitlement`: which entitlement; may be left out when there is one.
   public var entitlement: EntitlementID?
   /// `periods`: the exact list of active periods (`end: null` for forever: our addition).
@@ -52,6 +69,8 @@ public struct ScenarioCheck: Hashable, Sendable {
   /// `nextProductId` (our addition): the product of the next renewal, `auto_renew_product_id`
   /// of the last period (a pending downgrade shows here).
   public var nextProductID: ProductID?
+  /// `commitment`: where the status stands in a commitment, the keys given compared.
+  public var commitment: ExpectedCommitment?
   /// `readable`: ids of the releases readable as of `at` (the end of time without it).
   public var readable: [ReleaseID]?
   /// `diagnostics`: how many input problems the engine reported.

@@ -92,6 +92,28 @@ public enum ScenarioRunner {
       var nextProduct: ProductID?
       if case .active(let active) = status { nextProduct = active.nextProductID }
       expect("nextProductId", check.nextProductID?.rawValue, nextProduct?.rawValue ?? "none")
+      if let expected = check.commitment {
+        let actual = status.commitment
+        // Only the keys the scenario gives, in one line each side.
+        var keys: [(name: String, expected: String, actual: String)] = []
+        func key(_ name: String, _ expected: String?, _ actual: String?) {
+          if let expected { keys.append((name, expected, actual ?? "none")) }
+        }
+        key(
+          "billingPeriod", expected.billingPeriod.map(String.init),
+          actual.map { String($0.billingPeriod) })
+        key(
+          "totalBillingPeriods", expected.totalBillingPeriods.map(String.init),
+          actual.map { String($0.totalBillingPeriods) })
+        key("endsAt", expected.endsAt.map(describe), actual?.endsAt.map(describe))
+        key(
+          "willRenew", expected.willRenew.map(String.init),
+          actual?.willRenew.map(String.init) ?? actual.map { _ in "unknown" })
+        key("renewsInto", expected.renewsInto?.rawValue, actual?.renewsInto?.rawValue)
+        expect(
+          "commitment", keys.map { "\($0.name) \($0.expected)" }.joined(separator: ", "),
+          actual == nil ? "none" : keys.map { "\($0.name) \($0.actual)" }.joined(separator: ", "))
+      }
     }
     if let readable = check.readable {
       let actual = entitlement.readableReleases(scenario.releases, asOf: check.at)

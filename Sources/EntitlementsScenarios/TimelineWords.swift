@@ -20,6 +20,14 @@ enum TimelineWords {
       return ["Owned since \(date(active.periodStart)) (lifetime)", "Owned (lifetime)", "Owned"]
     case .active(let active):
       let until = date(active.expiresAt)
+      if let commitment = active.commitment {
+        let payment = "payment \(commitment.billingPeriod) of \(commitment.totalBillingPeriods)"
+        let ends = active.willRenew == false ? ", will not renew" : ""
+        return [
+          "Active until \(until), \(payment)\(ends)", "Active until \(until), \(payment)",
+          "Active until \(until)", "Active",
+        ]
+      }
       switch active.willRenew {
       case true?: return ["Active, renews \(until)", "Active until \(until)", "Active"]
       case false?:
@@ -42,8 +50,9 @@ enum TimelineWords {
         "Expired since \(date(expiredAt)) (\(words(reason)))", "Expired since \(date(expiredAt))",
         "Expired",
       ]
-    case .revoked(_, let revokedAt):
-      return ["Revoked: refunded \(date(revokedAt)), no access", "Revoked", "Revoked"]
+    case .revoked(_, let revokedAt, let reason):
+      let what = reason == .familySharingRevoked ? "family sharing stopped" : "refunded"
+      return ["Revoked: \(what) \(date(revokedAt)), no access", "Revoked", "Revoked"]
     case .notSubscribed:
       return ["Not subscribed", "Not subscribed"]
     }
@@ -57,6 +66,7 @@ enum TimelineWords {
     case .priceIncrease: "price increase declined"
     case .productUnavailable: "product unavailable"
     case .refund: "refunded"
+    case .familySharingRevoked: "family sharing stopped"
     case .unknown: "cause unknown"
     }
   }
@@ -64,6 +74,7 @@ enum TimelineWords {
   static func words(_ cause: LapseCause) -> String {
     switch cause {
     case .refund: "refund"
+    case .familySharingRevoked: "family sharing stopped"
     case .billingError: "billing error"
     case .voluntary: "customer cancelled"
     case .priceIncrease: "price increase declined"

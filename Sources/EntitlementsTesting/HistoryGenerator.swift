@@ -226,6 +226,17 @@ public struct HistoryGenerator: Sendable {
         entry.cancellationDate =
           purchase + .milliseconds(random.int64(in: 0...(length.milliseconds * 2)))
         entry.rawCancellationReason = random.pick(["0", "1"])
+        // Apple's revocation types (2026): a prorated refund and a family revocation end
+        // access at the revocation; a full refund, or none said, is as before. Drawn from the
+        // transaction's own stream, so that every seed still makes the history it made before
+        // they existed (the replay seeds of the property tests keep their histories).
+        var own = SeededRandom(seed: UInt64(transaction.rawValue) ?? 0)
+        entry.rawRevocationType = own.pick([
+          nil, "REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE",
+        ])
+        if entry.revocationType == .refundProrated {
+          entry.revocationPercentage = own.int(in: 1...99_999)
+        }
       } else if random.chance(upgradeChance) {
         entry.isUpgraded = true
         if random.chance(0.5) {

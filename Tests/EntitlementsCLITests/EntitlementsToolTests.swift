@@ -57,9 +57,10 @@ struct EntitlementsToolTests {
     guard case .object(let status) = magazine["status"] else { return }
     #expect(
       status.keys.sorted() == [
-        "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextProductId", "productId",
-        "reason", "retryEndsAt", "state", "transactionId", "willRenew",
+        "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextProductId",
+        "productId", "reason", "retryEndsAt", "state", "transactionId", "willRenew",
       ])
+    #expect(status["commitment"] == .null)
     guard case .array(let readable) = magazine["readable"] else { return }
     #expect(readable.map { $0["id"] } == ["2017-02", "2017-03", "2017-04"].map { .string($0) })
     #expect(readable.first?["reason"] == .string("unlockedAtStart"))
@@ -70,6 +71,26 @@ struct EntitlementsToolTests {
     #expect(
       EntitlementsTool.run(["explain", Self.table51, "--json", "--at", "2017-05-10"]).output
         == run.output)
+  }
+
+  /// A status in a commitment's last payment, whose renewal is off: the commitment's five
+  /// keys, in JSON and in words.
+  @Test func explainShowsTheCommitment() throws {
+    let file = path("Scenarios/commitment-twelve-payments-renewal-off.json")
+    let run = EntitlementsTool.run(["explain", file, "--json", "--at", "2026-12-15"])
+    #expect(run.status == 0, "\(run.errors)")
+    let value = try JSONValue(parsing: Array(run.output.utf8))
+    let status = value["entitlements"]?[0]?["status"]
+    #expect(status?["willRenew"] == .bool(false))
+    #expect(
+      status?["commitment"]
+        == .object([
+          "billingPeriod": .number("12"), "totalBillingPeriods": .number("12"),
+          "endsAt": .string("2027-01-01T00:00:00Z"), "willRenew": .bool(false),
+          "renewsInto": .string("com.example.yearly"),
+        ]))
+    let text = EntitlementsTool.run(["explain", file, "--at", "2026-03-15"]).output
+    #expect(text.contains("payment 3 of 12; the commitment ends 2027-01-01 and will not renew"))
   }
 
   @Test func timelineWritesAnSVG() throws {

@@ -8,15 +8,21 @@ import Testing
 @Suite("A backend's own access cache against the engine")
 struct BackendCacheExampleTests {
   /// A backend's cache of access, as many backends write it: a purchase row gives access from
-  /// its purchase to its expiry unless it was refunded.
+  /// its purchase to its expiry unless it was refunded, or to its revocation when Apple says
+  /// the time before it stays paid for (a prorated refund, a family revocation).
   struct MyEntitlementCache {
     var rows: [(product: ProductID, start: Instant, end: Instant)] = []
 
     init(rebuiltFrom history: PurchaseHistory) {
-      for entry in history.entries where entry.cancellationDate == nil {
-        guard let start = entry.purchaseDate, let end = entry.expiresDate, end > start
-        else { continue }
-        rows.append((entry.productID, start, end))
+      for entry in history.entries {
+        guard let start = entry.purchaseDate, var end = entry.expiresDate else { continue }
+        if let revoked = entry.cancellationDate {
+          guard ["REFUND_PRORATED", "FAMILY_REVOKE"].contains(entry.rawRevocationType) else {
+            continue
+          }
+          end = min(end, revoked)
+        }
+        if end > start { rows.append((entry.productID, start, end)) }
       }
     }
 

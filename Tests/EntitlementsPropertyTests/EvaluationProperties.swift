@@ -79,16 +79,29 @@ struct EvaluationProperties {
     #expect(Self.refundAddsNoAccess(HistoryGenerator().generate(seed: replaySeed)))
   }
 
-  /// The law for one history: refunding one of its entries (chosen by its seed) gives access
-  /// at no instant where it had none.
+  /// The law for one history: refunding one of its entries (chosen by its seed), with any
+  /// revocation type, gives access at no instant where it had none. An entry refunded already
+  /// keeps its type, and its revocation moves only earlier.
   static func refundAddsNoAccess(_ customer: GeneratedHistory) -> Bool {
     guard !customer.entries.isEmpty else { return true }
     var random = SeededRandom(seed: customer.seed)
     let index = random.int(in: 0...(customer.entries.count - 1))
     guard let purchase = customer.entries[index].purchaseDate else { return true }
     var refunded = customer
+    let (wasRefunded, wasUpgraded) = (
+      refunded.entries[index].isRefunded, refunded.entries[index].isUpgraded
+    )
+    let earlier = refunded.entries[index].cancellationDate
     refunded.entries[index].isUpgraded = false
-    refunded.entries[index].cancellationDate = purchase + .days(random.int64(in: 0...40))
+    let date = purchase + .days(random.int64(in: 0...40))
+    refunded.entries[index].cancellationDate = min(earlier ?? date, date)
+    // A type that keeps the time before the revocation only where that time was covered: not
+    // for an upgraded entry, whose upgrade may have ended it sooner.
+    if !wasRefunded {
+      refunded.entries[index].rawRevocationType = random.pick(
+        wasUpgraded
+          ? [nil, "REFUND_FULL"] : [nil, "REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])
+    }
     let before = customer.evaluate()
     let after = refunded.evaluate()
     return sampleInstants(customer).allSatisfy { instant in

@@ -6,7 +6,7 @@ import Foundation
 /// Gregorian calendar for months, a sweep over every boundary instant for the union, and the
 /// status decided by walking the rules in the order SPEC lists them. It assumes what the
 /// generator guarantees: unique transaction ids, products from the catalog, no billing
-/// recoveries, the default policy.
+/// recoveries, the default policy, revocation types on auto-renewable entries only.
 enum NaiveEngine {
   static let calendar: Calendar = {
     var calendar = Calendar(identifier: .gregorian)
@@ -26,6 +26,8 @@ enum NaiveEngine {
     var start: Instant
     var end: Instant
     var refunded: Bool
+    /// A refunded span whose revocation was the family organiser's (`FAMILY_REVOKE`).
+    var familyRevoked = false
   }
 
   /// The entries of one entitlement.
@@ -62,6 +64,18 @@ enum NaiveEngine {
         }
         if end > purchase || refunded {
           result.append(Covered(entry: entry, start: purchase, end: end, refunded: refunded))
+        }
+        // A prorated refund or a family revocation: the time before it is still covered.
+        let type = entry.rawRevocationType
+        if refunded, type == "REFUND_PRORATED" || type == "FAMILY_REVOKE",
+          let cancellation = entry.cancellationDate, min(expires, cancellation) > purchase
+        {
+          result[result.count - 1].familyRevoked = type == "FAMILY_REVOKE"
+          result.append(
+            Covered(
+              entry: entry, start: purchase, end: min(expires, cancellation), refunded: false))
+        } else if refunded, type == "FAMILY_REVOKE" {
+          result[result.count - 1].familyRevoked = true
         }
       case .nonConsumable:
         result.append(
@@ -153,10 +167,12 @@ enum NaiveEngine {
   ) -> [Lapse] {
     zip(periods, periods.dropFirst()).map { before, after in
       let gap = Interval(start: before.end, end: after.start)
-      // A refunded entry that would have covered part of the gap.
-      if coverage.contains(where: { $0.refunded && $0.start < gap.end && $0.end > gap.start }) {
-        return Lapse(interval: gap, cause: .refund)
+      // A refunded entry that would have covered part of the gap: a family revocation first.
+      let refunds = coverage.filter { $0.refunded && $0.start < gap.end && $0.end > gap.start }
+      if refunds.contains(where: \.familyRevoked) {
+        return Lapse(interval: gap, cause: .familySharingRevoked)
       }
+      if !refunds.isEmpty { return Lapse(interval: gap, cause: .refund) }
       // Renewal info of the subscriptions whose coverage ends for good where the gap begins.
       let ended = Set(
         coverage.filter { !$0.refunded }.map(\.entry.originalTransactionID).filter { id in
@@ -181,6 +197,7 @@ enum NaiveEngine {
   static func reason(_ cause: LapseCause) -> ExpiryReason {
     switch cause {
     case .refund: .refund
+    case .familySharingRevoked: .familySharingRevoked
     case .billingError: .billingError
     case .voluntary: .voluntary
     case .priceIncrease: .priceIncrease
@@ -204,7 +221,8 @@ enum NaiveEngine {
     }
     let atLatest = bought.filter { $0.purchaseDate == latest }
     if atLatest.allSatisfy({ $0.cancellationDate != nil && !$0.isUpgraded }) {
-      return (.revoked, nil, .refund)
+      let family = atLatest.allSatisfy { $0.rawRevocationType == "FAMILY_REVOKE" }
+      return (.revoked, nil, family ? .familySharingRevoked : .refund)
     }
     guard let ended = periods.last(where: { $0.end <= t }) else {
       return (.expired, nil, .unknown)

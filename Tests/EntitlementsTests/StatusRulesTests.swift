@@ -158,7 +158,7 @@ struct StatusRulesTests {
       ])
     #expect(
       evaluation.status(at: instant("2017-04-25"))
-        == .revoked(transactionID: "3", revokedAt: instant("2017-05-01")))
+        == .revoked(transactionID: "3", revokedAt: instant("2017-05-01"), reason: .refund))
     #expect(evaluation.status(at: instant("2017-04-25")).reason == .refund)
     // Before the refunded purchase, the earlier period still counts.
     #expect(evaluation.status(at: instant("2017-04-01")).state == .active)

@@ -211,7 +211,7 @@ struct TimelineSimulatorTests {
     let magazine = try Self.evaluate(timeline)
     #expect(
       magazine.status(at: instant("2017-04-02"))
-        == .revoked(transactionID: "2", revokedAt: instant("2017-04-01")))
+        == .revoked(transactionID: "2", revokedAt: instant("2017-04-01"), reason: .refund))
   }
 
   /// A refund names its transaction by id: the entries' own ids ("1", "2", …, also after an

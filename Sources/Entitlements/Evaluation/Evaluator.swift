@@ -130,7 +130,8 @@ public struct Evaluator: Sendable {
       let subscription = entries[described.entryIndex].originalTransactionID
       lastInfo = evidence.current(subscription)
       afterLastPeriod = evidence.statement(
-        about: subscription, from: described.start, before: nil, includingUndated: true)
+        about: subscription, from: described.start, before: nil, includingUndated: true
+      ).after(entries[described.entryIndex])
     }
     // A subscription whose every entry was voided covers nothing: its renewal info's grace
     // describes no time of this entitlement.

@@ -198,10 +198,15 @@ enum ProductClassification {
     }
   }
 
-  /// The catalog duration an entry counts with: its product's, and none for a product missing
-  /// from the catalog (classified from its fields).
+  /// The duration an entry counts with: a month for a billing period of a commitment (a
+  /// one-year product paid monthly pays for one month at a time: SPEC §7, "Commitments"),
+  /// else its product's in the catalog, and none for a product missing from the catalog
+  /// (classified from its fields).
   static func duration(of entry: ReceiptEntry, catalog: ProductCatalog) -> CalendarPeriod? {
-    catalog.isEmpty ? nil : catalog[entry.productID]?.duration
+    if entry.commitment != nil || entry.billingPlanType == .monthly {
+      return CalendarPeriod(1, .month)
+    }
+    return catalog.isEmpty ? nil : catalog[entry.productID]?.duration
   }
 
   /// An entry whose product is not in the catalog: typed from its fields (`nil` when it cannot

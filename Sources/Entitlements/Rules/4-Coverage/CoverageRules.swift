@@ -5,7 +5,8 @@
 ///   the previous non-renewing coverage (policy `nonRenewingStacking`), in calendar arithmetic.
 /// - Non-consumable: `[purchase_date, forever)`.
 /// - A refund (`cancellation_date` without `is_upgraded`) voids the entry or ends it at the
-///   cancellation (policy `cancellation`).
+///   cancellation (policy `cancellation`); a prorated refund or a family revocation
+///   (`revocationType`) always ends it there.
 /// - An upgrade ends the entry at its `cancellation_date`, or, without one, where the first
 ///   other entry of the entitlement that begins inside it begins (refunded or not).
 /// - An entry without a purchase date, or an auto-renewable one without an `expires_date`
@@ -163,13 +164,13 @@ enum CoverageRules {
         naturalInterval: natural)
     }
     if !entry.isUpgraded, let cancellation = entry.cancellationDate {
-      switch policy.cancellation {
-      case .voidEntirely:
+      // A prorated refund or a family revocation ends access at its date whatever the
+      // policy: the time before it stays paid for (SPEC §4, "Revocation types").
+      if policy.cancellation == .voidEntirely, !entry.isRevokedFromItsDate {
         return (make(nil, .refundVoided), false)
-      case .endAtCancellation:
-        let end = min(natural.end, cancellation)
-        return (make(Interval(start: natural.start, end: end), .refundEndedAt(cancellation)), false)
       }
+      let end = min(natural.end, cancellation)
+      return (make(Interval(start: natural.start, end: end), .refundEndedAt(cancellation)), false)
     }
     guard entry.isUpgraded else { return (make(natural, .covers), false) }
     if let cancellation = entry.cancellationDate {

@@ -45,6 +45,8 @@ public struct Lapse: Hashable, Sendable {
 public enum LapseCause: String, Hashable, Sendable, CaseIterable {
   /// A refunded or revoked entry left the gap.
   case refund
+  /// A family member's access was revoked (`FAMILY_REVOKE`), and the gap follows.
+  case familySharingRevoked
   /// A renewal failed for a billing reason.
   case billingError
   /// The customer turned auto-renew off.
@@ -62,6 +64,7 @@ extension LapseCause {
   public var reason: ExpiryReason {
     switch self {
     case .refund: .refund
+    case .familySharingRevoked: .familySharingRevoked
     case .billingError: .billingError
     case .voluntary: .voluntary
     case .priceIncrease: .priceIncrease

@@ -1,7 +1,9 @@
 /// Finds the lapses between periods and their causes from evidence (SPEC §5, §6).
 ///
 /// A lapse's cause, first match wins:
-/// 1. ``LapseCause/refund``: a refunded entry would have covered part of the gap;
+/// 1. ``LapseCause/familySharingRevoked``, then ``LapseCause/refund``: an entry revoked
+///    from the family (`FAMILY_REVOKE`), else any refunded entry, would have covered part of
+///    the gap;
 /// 2. ``LapseCause/billingError``: a recovery (``BillingRecovery``) ends the gap, and the gap
 ///    is shorter than the billing-retry window (`billingRetryAfter(i)` after `periods[i]`,
 ///    scaled in the sandbox): a longer one cannot have been a recovery;
@@ -36,12 +38,16 @@ enum LapseRules {
     // What refunded entries would have covered, by start; and the latest end of those
     // starting before a gap's end: "does any refunded span meet this gap" is then one
     // comparison.
-    var refunded: [Interval] = []
+    var refunded: [(natural: Interval, family: Bool)] = []
     for record in coverage.records where record.isRefunded {
-      if let natural = record.naturalInterval { refunded.append(natural) }
+      guard let natural = record.naturalInterval else { continue }
+      refunded.append(
+        (natural, coverage.entries[record.entryIndex].revocationType == .familyRevoke))
     }
-    if zip(refunded, refunded.dropFirst()).contains(where: { $0.start > $1.start }) {
-      refunded.sort { $0.start < $1.start }
+    if zip(refunded, refunded.dropFirst()).contains(where: {
+      $0.natural.start > $1.natural.start
+    }) {
+      refunded.sort { $0.natural.start < $1.natural.start }
     }
     let recoveryInstants = recoveries.isEmpty ? [] : recoveries.map(\.renewedAt).sorted()
     // Whether a subscription covers again after a gap, and the coverage ending at a gap: kept
@@ -59,20 +65,25 @@ enum LapseRules {
     // The latest end of the refunded spans before `startingBefore`; none yet is the earliest
     // instant, which meets no gap.
     var furthestEnd = Instant.distantPast
+    var furthestFamilyEnd = Instant.distantPast
     var firstRecovery = 0
     var lapses: [Lapse] = []
     lapses.reserveCapacity(periods.count - 1)
     for index in periods.indices.dropLast() {
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       let couldBeRecovery = gap.length < billingRetryAfter(index)
-      while startingBefore < refunded.count, refunded[startingBefore].start < gap.end {
-        furthestEnd = max(furthestEnd, refunded[startingBefore].end)
+      while startingBefore < refunded.count, refunded[startingBefore].natural.start < gap.end {
+        let (natural, family) = refunded[startingBefore]
+        furthestEnd = max(furthestEnd, natural.end)
+        if family { furthestFamilyEnd = max(furthestFamilyEnd, natural.end) }
         startingBefore += 1
       }
       while firstRecovery < recoveryInstants.count, recoveryInstants[firstRecovery] <= gap.start {
         firstRecovery += 1
       }
-      if furthestEnd > gap.start {
+      if furthestFamilyEnd > gap.start {
+        lapses.append(Lapse(interval: gap, cause: .familySharingRevoked))
+      } else if furthestEnd > gap.start {
         lapses.append(Lapse(interval: gap, cause: .refund))
       } else if couldBeRecovery, firstRecovery < recoveryInstants.count,
         recoveryInstants[firstRecovery] <= gap.end
@@ -271,7 +282,8 @@ enum LapseRules {
         let subscription = coverage.entries[ending.entry].originalTransactionID
         let statement = evidence.statement(
           about: subscription, from: ending.start, before: gap.end,
-          includingUndated: !coversAgain(subscription, after: period, gapStart: gap.start))
+          includingUndated: !coversAgain(subscription, after: period, gapStart: gap.start)
+        ).after(coverage.entries[ending.entry])
         let cause = statement.cause(couldBeRecovery: couldBeRecovery)
         guard let rank = Self.rank(cause) else { continue }
         if cause == .billingError, statement.reason == .billingRetryExhausted { exhausted = true }

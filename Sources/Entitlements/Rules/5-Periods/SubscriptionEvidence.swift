@@ -211,6 +211,9 @@ struct Statement: Hashable, Sendable {
   private(set) var unsubscribeDetectedAt: Instant?
   /// When the newest run of billing trouble began.
   private(set) var billingIssueDetectedAt: Instant?
+  /// The newest word on a commitment's own renewal (`commitmentAutoRenewStatus`): whether
+  /// anything renews after its last billing period.
+  private(set) var commitmentRenews: Bool?
 
   /// Nothing stated yet.
   init() {}
@@ -225,6 +228,19 @@ struct Statement: Hashable, Sendable {
     if let renews = info.autoRenewStatus { noteAutoRenew(renews, at: date) }
     if let retry = info.isInBillingRetryPeriod { noteBillingRetry(retry, at: date) }
     if let consent = info.priceConsentStatus { priceConsent = consent }
+    if let renews = info.commitment?.autoRenewStatus { commitmentRenews = renews }
+  }
+
+  /// The statement about the time after an entry: after the last billing period of a
+  /// commitment whose own renewal is off, nothing renews, as if auto-renew were off then
+  /// (SPEC §5, "Commitments"); billing goes on through the other periods whatever it says.
+  func after(_ entry: ReceiptEntry) -> Statement {
+    guard entry.commitment?.isLastBillingPeriod == true, commitmentRenews == false,
+      autoRenews != false
+    else { return self }
+    var ended = self
+    ended.autoRenews = false
+    return ended
   }
 
   /// Takes in a notification, newer than everything taken in so far.

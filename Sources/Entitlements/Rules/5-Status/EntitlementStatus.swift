@@ -18,8 +18,9 @@ public enum EntitlementStatus: Hashable, Sendable {
   /// of the latest period before the instant, `nil` when no entry ever covered anything.
   case expired(expiredAt: Instant?, reason: ExpiryReason)
   /// Nothing covers the instant and the latest purchase at or before it was refunded or
-  /// revoked (rule 2).
-  case revoked(transactionID: TransactionID, revokedAt: Instant)
+  /// revoked (rule 2): ``ExpiryReason/refund``, or ``ExpiryReason/familySharingRevoked`` when
+  /// the family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`).
+  case revoked(transactionID: TransactionID, revokedAt: Instant, reason: ExpiryReason)
   /// No purchase at or before the instant (rule 3).
   case notSubscribed
 
@@ -64,11 +65,10 @@ public enum EntitlementStatus: Hashable, Sendable {
     return nil
   }
 
-  /// Why the subscription expired, when expired; ``ExpiryReason/refund`` when revoked.
+  /// Why the subscription expired, when expired; why it was revoked, when revoked.
   public var reason: ExpiryReason? {
     switch self {
-    case .expired(_, let reason): reason
-    case .revoked: .refund
+    case .expired(_, let reason), .revoked(_, _, let reason): reason
     default: nil
     }
   }
@@ -76,6 +76,12 @@ public enum EntitlementStatus: Hashable, Sendable {
   /// Whether the subscription will renew, when active and known.
   public var willRenew: Bool? {
     if case .active(let active) = self { return active.willRenew }
+    return nil
+  }
+
+  /// The commitment of the billing period giving access, when active in one.
+  public var commitment: ActiveStatus.Commitment? {
+    if case .active(let active) = self { return active.commitment }
     return nil
   }
 }
@@ -108,8 +114,11 @@ public enum ExpiryReason: String, Hashable, Sendable, CaseIterable {
   case priceIncrease
   /// The product was not available at renewal (`expiration_intent` 4).
   case productUnavailable
-  /// A refund left the gap.
+  /// A refund left the gap, or revoked the latest purchase.
   case refund
+  /// The family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`): a family
+  /// member's access ended at the revocation.
+  case familySharingRevoked
   /// No evidence.
   case unknown
 }
@@ -140,6 +149,8 @@ public struct ActiveStatus: Hashable, Sendable {
   public let nextProductID: ProductID?
   /// The offer the entry giving access was bought with.
   public let offer: Offer?
+  /// The commitment the entry giving access is a billing period of; `nil` outside one.
+  public let commitment: Commitment?
 
   /// Creates the details of an active status.
   ///
@@ -151,9 +162,11 @@ public struct ActiveStatus: Hashable, Sendable {
   ///   - willRenew: Whether the last period will renew.
   ///   - nextProductID: The product of the next renewal.
   ///   - offer: The offer the entry was bought with.
+  ///   - commitment: The commitment the entry is a billing period of.
   public init(
     periodStart: Instant, expiresAt: Instant, transactionID: TransactionID,
-    productID: ProductID, willRenew: Bool?, nextProductID: ProductID?, offer: Offer?
+    productID: ProductID, willRenew: Bool?, nextProductID: ProductID?, offer: Offer?,
+    commitment: Commitment? = nil
   ) {
     self.periodStart = periodStart
     self.expiresAt = expiresAt
@@ -162,6 +175,7 @@ public struct ActiveStatus: Hashable, Sendable {
     self.willRenew = willRenew
     self.nextProductID = nextProductID
     self.offer = offer
+    self.commitment = commitment
   }
 
   /// An offer an entry was bought with.

@@ -1,7 +1,8 @@
 /// Decides the status of one entitlement at an instant (SPEC §5), first match wins:
 ///
 /// 1. `active`: the instant is inside an active period;
-/// 2. `revoked`: the latest purchase at or before it was refunded;
+/// 2. `revoked`: the latest purchase at or before it was refunded (reason `refund`, or
+///    `familySharingRevoked` when every latest purchase was revoked by `FAMILY_REVOKE`);
 /// 3. `notSubscribed`: no purchase at or before it;
 ///
 /// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; before a
@@ -41,8 +42,13 @@ enum StatusRules {
     if coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRefunded }),
       let revokedAt = source[coverage[first].entryIndex].cancellationDate
     {
+      // Family Sharing stopped when every one of them was the family organiser's doing.
+      let family = coverage[first...latest].allSatisfy {
+        source[$0.entryIndex].revocationType == .familyRevoke
+      }
       return .revoked(
-        transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt)
+        transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt,
+        reason: family ? .familySharingRevoked : .refund)
     }
     guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
     let expiry = periods[ended].interval.end
@@ -96,7 +102,17 @@ enum StatusRules {
           ? timeline.afterLastPeriod?.autoRenews ?? timeline.renewalInfo?.autoRenewStatus
           : false) : nil,
       nextProductID: isLast && endsAutoRenewing ? timeline.renewalInfo?.autoRenewProductID : nil,
-      offer: offer)
+      offer: offer,
+      commitment: entry.commitment.map { commitment in
+        // What happens when it ends is known of the last period's subscription only.
+        ActiveStatus.Commitment(
+          billingPeriod: commitment.billingPeriodNumber,
+          totalBillingPeriods: commitment.totalBillingPeriods, endsAt: commitment.expiresDate,
+          willRenew: isLast
+            ? timeline.afterLastPeriod?.commitmentRenews
+              ?? timeline.renewalInfo?.commitment?.autoRenewStatus : nil,
+          renewsInto: isLast ? timeline.renewalInfo?.commitment?.autoRenewProductID : nil)
+      })
   }
 
   /// The index of the last element whose key is at or before `instant`, by binary search over

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Writes the scenarios of Apple's 2026 subscription model (revocation types, monthly plans
+with a 12-month commitment), their documents decoded as Apple sends them:
+
+    python3 Scenarios/make-apple-2026-scenarios.py
+
+Running it again rewrites the same files. Tests/EntitlementsCLITests/Generated signs the same
+documents with the test chain.
+"""
+import datetime
+import json
+import pathlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def ms(text):
+    moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return int(moment.timestamp() * 1000)
+
+
+def transaction(number, original, product, start, end, signed, environment="Production",
+                ownership="PURCHASED", first=None, **extra):
+    value = {"transactionId": number, "originalTransactionId": original,
+             "webOrderLineItemId": str(int(number) + 500), "bundleId": "com.example.app",
+             "productId": product, "purchaseDate": ms(start),
+             "originalPurchaseDate": ms(first or start), "expiresDate": ms(end), "quantity": 1,
+             "type": "Auto-Renewable Subscription", "inAppOwnershipType": ownership,
+             "signedDate": ms(signed), "environment": environment}
+    value.update(extra)
+    return value
+
+
+def renewal(original, product, signed, environment="Production", **extra):
+    value = {"originalTransactionId": original, "autoRenewProductId": product,
+             "productId": product, "autoRenewStatus": 1, "signedDate": ms(signed),
+             "environment": environment}
+    value.update(extra)
+    return value
+
+
+def notification(kind, signed, signed_transaction, signed_renewal=None, subtype=None,
+                 environment="Production", uuid=None):
+    value = {"notificationType": kind}
+    if subtype:
+        value["subtype"] = subtype
+    value.update({"notificationUUID": uuid or "uuid-%s-%d" % (kind.lower(), ms(signed)),
+                  "version": "2.0", "signedDate": ms(signed),
+                  "data": {"bundleId": "com.example.app", "environment": environment,
+                           "signedTransactionInfo": signed_transaction}})
+    if signed_renewal:
+        value["data"]["signedRenewalInfo"] = signed_renewal
+    return value
+
+
+def monthly(product, original, first_number, ownership="PURCHASED", uuid=""):
+    """December and January of a monthly subscription, from its notifications."""
+    second = str(int(first_number) + 1)
+    return [
+        notification("SUBSCRIBED", "2025-12-01T00:00:02Z",
+                     transaction(first_number, original, product, "2025-12-01", "2026-01-01",
+                                 "2025-12-01", ownership=ownership),
+                     renewal(original, product, "2025-12-01T00:00:02Z"), subtype="INITIAL_BUY",
+                     uuid=uuid and uuid + "-1"),
+        notification("DID_RENEW", "2026-01-01T00:00:02Z",
+                     transaction(second, original, product, "2026-01-01", "2026-02-01",
+                                 "2026-01-01", ownership=ownership, first="2025-12-01"),
+                     renewal(original, product, "2026-01-01T00:00:02Z"),
+                     uuid=uuid and uuid + "-2"),
+    ]
+
+
+def revoked(kind, revocation, product, original, number, ownership="PURCHASED", uuid=None,
+            percentage=None):
+    """January's renewal revoked on January 11."""
+    extra = {"revocationDate": ms("2026-01-11"), "revocationReason": 0,
+             "revocationType": revocation}
+    if percentage is not None:
+        extra["revocationPercentage"] = percentage
+    return notification(kind, "2026-01-11T00:00:02Z",
+                        transaction(number, original, product, "2026-01-01", "2026-02-01",
+                                    "2026-01-11T00:00:01Z", ownership=ownership,
+                                    first="2025-12-01", **extra), uuid=uuid)
+
+
+def commitment_year(product, upfront, original, first_number):
+    """Twelve monthly payments of a one-year commitment, from January 2026."""
+    payments = []
+    for period in range(1, 13):
+        start = "2026-%02d-01" % period
+        end = "2026-%02d-01" % (period + 1) if period < 12 else "2027-01-01"
+        payments.append(transaction(
+            str(int(first_number) + period - 1), original, product, start, end, start,
+            first="2026-01-01", billingPlanType="MONTHLY",
+            commitmentInfo={"billingPeriodNumber": period, "totalBillingPeriods": 12,
+                            "commitmentExpiresDate": ms("2027-01-01"),
+                            "commitmentPrice": 131880}))
+
+    def info(signed, renews):
+        return renewal(original, product, signed, renewalBillingPlanType="MONTHLY",
+                       commitmentInfo={"commitmentAutoRenewStatus": renews,
+                                       "commitmentAutoRenewProductId": upfront,
+                                       "commitmentRenewalBillingPlanType": "BILLED_UPFRONT",
+                                       "commitmentRenewalDate": ms("2027-01-01"),
+                                       "commitmentRenewalPrice": 99990})
+    return payments + [
+        notification("DID_RENEW", "2026-03-01T00:00:02Z", payments[2],
+                     info("2026-03-01T00:00:02Z", 1)),
+        # In the eleventh month the customer turns the commitment's renewal off.
+        notification("DID_CHANGE_RENEWAL_STATUS", "2026-11-20T00:00:00Z", payments[10],
+                     info("2026-11-20T00:00:00Z", 0), subtype="AUTO_RENEW_DISABLED"),
+        notification("DID_RENEW", "2026-12-01T00:00:02Z", payments[11],
+                     info("2026-12-01T00:00:02Z", 0)),
+    ]
+
+
+def product(identifier, entitlement, duration="P1M"):
+    return {"id": identifier, "type": "autoRenewable", "duration": duration,
+            "entitlement": entitlement}
+
+
+MONTHLY = "com.example.monthly"
+YEARLY_MONTHLY, YEARLY = "com.example.yearly.monthly", "com.example.yearly"
+
+
+def scenarios():
+    original = "2000000100000001"
+    yield "prorated-refund-ends-access-at-revocation", {
+        "name": "Prorated refund: access ends at the revocation, the time before it stays paid for",
+        "notes": "Apple's 2026 revocation types (Notifications 2.20). The January renewal is refunded pro rata on January 11 (revocationType REFUND_PRORATED, 67.742 % back): January 1 to 11 stays paid for, whatever the cancellation policy (the default voids a refund). The instant of the revocation belongs to the time after it: revoked, reason refund. The lapse it opens, to the resubscription on February 10, has cause refund.",
+        "products": [product(MONTHLY, "premium")],
+        "documents": monthly(MONTHLY, original, "2000000100000001") + [
+            revoked("REFUND", "REFUND_PRORATED", MONTHLY, original, "2000000100000002",
+                    percentage=67742),
+            notification("SUBSCRIBED", "2026-02-10T00:00:02Z",
+                         transaction("2000000100000003", original, MONTHLY, "2026-02-10",
+                                     "2026-03-10", "2026-02-10", first="2025-12-01"),
+                         renewal(original, MONTHLY, "2026-02-10T00:00:02Z"),
+                         subtype="RESUBSCRIBE")],
+        "expect": [
+            {"periods": [{"start": "2025-12-01", "end": "2026-01-11"},
+                         {"start": "2026-02-10", "end": "2026-03-10"}],
+             "lapses": [{"start": "2026-01-11", "end": "2026-02-10", "cause": "refund"}]},
+            {"at": "2026-01-05", "state": "active", "entitled": True, "expiresAt": "2026-01-11"},
+            {"at": "2026-01-10T23:59:59.999Z", "state": "active", "entitled": True},
+            {"at": "2026-01-11", "state": "revoked", "entitled": False, "reason": "refund"},
+            {"at": "2026-02-01", "state": "revoked", "reason": "refund"},
+            {"at": "2026-02-10", "state": "active"}]}
+
+    yield "full-refund-voids-by-default", {
+        "name": "Full refund (REFUND_FULL): the policy decides, and the default voids the renewal",
+        "notes": "A refund of the whole renewal, or one without a revocationType, is as it always was: with the default policy the entry is treated as never bought, so the period ends on January 1 and asking about January 5 answers revoked.",
+        "products": [product(MONTHLY, "premium")],
+        "documents": monthly(MONTHLY, original, "2000000100000001") + [
+            revoked("REFUND", "REFUND_FULL", MONTHLY, original, "2000000100000002",
+                    percentage=100000)],
+        "expect": [
+            {"periods": [{"start": "2025-12-01", "end": "2026-01-01"}]},
+            {"at": "2025-12-31T23:59:59.999Z", "state": "active"},
+            {"at": "2026-01-05", "state": "revoked", "entitled": False, "reason": "refund"}]}
+
+    own = "2000000200000001"
+    yield "family-revoke-ends-access-at-revocation", {
+        "name": "Family Sharing stopped (FAMILY_REVOKE): access ends at the revocation, reason familySharingRevoked",
+        "notes": "A family member's shared subscription is revoked on January 11 when the organiser stops sharing (REVOKE, revocationType FAMILY_REVOKE). The time before it was the family's: access ends on January 11 whatever the cancellation policy, and after it the status is revoked with reason familySharingRevoked. The member's own purchase on February 10 ends the lapse, whose cause is familySharingRevoked.",
+        "policy": {"cancellation": "voidEntirely"},
+        "products": [product(MONTHLY, "premium")],
+        "documents": monthly(MONTHLY, original, "2000000100000001", "FAMILY_SHARED") + [
+            revoked("REVOKE", "FAMILY_REVOKE", MONTHLY, original, "2000000100000002",
+                    "FAMILY_SHARED"),
+            # The family member then buys it for themselves, in their own subscription.
+            notification("SUBSCRIBED", "2026-02-10T00:00:02Z",
+                         transaction(own, own, MONTHLY, "2026-02-10", "2026-03-10",
+                                     "2026-02-10"),
+                         renewal(own, MONTHLY, "2026-02-10T00:00:02Z"), subtype="INITIAL_BUY")],
+        "expect": [
+            {"periods": [{"start": "2025-12-01", "end": "2026-01-11"},
+                         {"start": "2026-02-10", "end": "2026-03-10"}],
+             "lapses": [{"start": "2026-01-11", "end": "2026-02-10",
+                         "cause": "familySharingRevoked"}]},
+            {"at": "2026-01-10T23:59:59.999Z", "state": "active", "entitled": True},
+            {"at": "2026-01-11", "state": "revoked", "entitled": False,
+             "reason": "familySharingRevoked"},
+            {"at": "2026-02-10", "state": "active"}]}
+
+    products, documents, expect = [], [], []
+    for index, (revocation, kind, entitlement, percentage) in enumerate([
+            ("REFUND_FULL", "REFUND", "full", 100000),
+            ("REFUND_PRORATED", "REFUND", "prorated", 67742),
+            ("FAMILY_REVOKE", "REVOKE", "family", None)]):
+        identifier = "com.example.%s.monthly" % entitlement
+        subscription = "20000003000000%d1" % index
+        second = "20000003000000%d2" % index
+        ownership = "FAMILY_SHARED" if entitlement == "family" else "PURCHASED"
+        products.append(product(identifier, entitlement))
+        months = monthly(identifier, subscription, subscription, ownership,
+                         uuid="uuid-" + entitlement)
+        # Renewal turned off in January: after the restored month, the subscription expires.
+        months[1]["data"]["signedRenewalInfo"]["autoRenewStatus"] = 0
+        documents += months + [
+            revoked(kind, revocation, identifier, subscription, second, ownership,
+                    uuid="uuid-%s-3" % entitlement, percentage=percentage),
+            notification("REFUND_REVERSED", "2026-01-20T00:00:02Z",
+                         transaction(second, subscription, identifier, "2026-01-01",
+                                     "2026-02-01", "2026-01-20T00:00:01Z", ownership=ownership,
+                                     first="2025-12-01"),
+                         uuid="uuid-%s-4" % entitlement)]
+        expect += [
+            {"entitlement": entitlement,
+             "periods": [{"start": "2025-12-01", "end": "2026-02-01"}]},
+            {"entitlement": entitlement, "at": "2026-01-15", "state": "active",
+             "entitled": True, "expiresAt": "2026-02-01"},
+            {"entitlement": entitlement, "at": "2026-02-01", "state": "expired",
+             "reason": "voluntary"}]
+    yield "refund-reversed-restores-every-revocation-type", {
+        "name": "REFUND_REVERSED restores the renewal, whatever the revocation's type",
+        "notes": "Three subscriptions, one per revocation type (full refund, prorated refund, family revocation), each revoked on January 11 and reversed on January 20 (REFUND_REVERSED carries the transaction without its revocation). The reversal is newer, so the renewal covers its whole month again: active on January 15, expired (auto-renew was off) from February 1.",
+        "products": products, "documents": documents, "expect": expect}
+
+    yield "commitment-twelve-payments-renewal-off", {
+        "name": "Monthly plan with a 12-month commitment: twelve payments, then nothing renews",
+        "notes": "Apple's 2026 billing plan (App Store Server API 1.21): a one-year product paid in twelve monthly transactions, each with its commitmentInfo. Each payment covers its own month, so the months join into one period. The customer turns the commitment's renewal off in November: billing goes on through the twelfth payment (autoRenewStatus stays 1), and the period they make will not renew (willRenew false, asked at any instant of it, as the newest evidence says), after which the subscription is expired with reason voluntary.",
+        "products": [product(YEARLY_MONTHLY, "premium", "P1Y"),
+                     product(YEARLY, "premium", "P1Y")],
+        "documents": commitment_year(YEARLY_MONTHLY, YEARLY, "2000000400000001",
+                                     "2000000400000001"),
+        "expect": [
+            {"periods": [{"start": "2026-01-01", "end": "2027-01-01"}]},
+            {"at": "2026-03-15", "state": "active", "expiresAt": "2027-01-01",
+             "commitment": {"billingPeriod": 3, "totalBillingPeriods": 12,
+                            "endsAt": "2027-01-01"}},
+            {"at": "2026-11-25", "state": "active", "willRenew": False,
+             "commitment": {"billingPeriod": 11, "willRenew": False, "renewsInto": YEARLY}},
+            {"at": "2026-12-15", "state": "active", "willRenew": False,
+             "commitment": {"billingPeriod": 12, "totalBillingPeriods": 12,
+                            "willRenew": False}},
+            {"at": "2026-12-31T23:59:59.999Z", "state": "active", "entitled": True},
+            {"at": "2027-01-01", "state": "expired", "entitled": False,
+             "reason": "voluntary"}]}
+
+    subscription = "2000000500000001"
+    start, five = ms("2026-04-01T10:00:00Z"), 300_000
+    payments = []
+    for period in (1, 2, 3):
+        payment = transaction(
+            str(2000000500000000 + period), subscription, YEARLY_MONTHLY,
+            "2026-04-01T10:00:00Z", "2026-04-01T10:05:00Z", "2026-04-01T10:00:00Z",
+            environment="Sandbox", billingPlanType="MONTHLY",
+            commitmentInfo={"billingPeriodNumber": period, "totalBillingPeriods": 12,
+                            "commitmentExpiresDate": start + 12 * five})
+        payment["purchaseDate"] = start + (period - 1) * five
+        payment["expiresDate"] = start + period * five
+        payment["signedDate"] = start + (period - 1) * five
+        payments.append(payment)
+    failure = notification(
+        "DID_FAIL_TO_RENEW", "2026-04-01T10:15:01Z", payments[2],
+        renewal(subscription, YEARLY_MONTHLY, "2026-04-01T10:15:01Z", environment="Sandbox",
+                isInBillingRetryPeriod=True, expirationIntent=2,
+                commitmentInfo={"commitmentAutoRenewStatus": 1,
+                                "commitmentAutoRenewProductId": YEARLY}),
+        environment="Sandbox")
+    yield "sandbox-commitment-billing-retry-by-the-month", {
+        "name": "Sandbox: a commitment's billing period is a month, so its windows are a month's",
+        "notes": "In the sandbox a month lasts 5 minutes and a year an hour. A monthly plan with a 12-month commitment is a one-year product (P1Y in the catalog), but each payment covers a month: its windows are scaled by the month's rate, not the year's. The third payment fails; billing retry lasts 60 production days scaled as a month is (5 minutes for 30 days: 10 minutes), not as a year is (an hour for 365 days: about 9 minutes 52 seconds).",
+        "products": [product(YEARLY_MONTHLY, "premium", "P1Y")],
+        "documents": payments + [failure],
+        "expect": [
+            {"periods": [{"start": "2026-04-01T10:00:00Z", "end": "2026-04-01T10:15:00Z"}]},
+            {"at": "2026-04-01T10:12:00Z", "state": "active",
+             "commitment": {"billingPeriod": 3, "totalBillingPeriods": 12}},
+            {"at": "2026-04-01T10:16:00Z", "state": "billingRetry", "entitled": False,
+             "retryEndsAt": "2026-04-01T10:25:00Z"}]}
+
+    # Every new kind in one history: three entitlements, folded together.
+    family = "com.example.family.monthly"
+    yield "apple-2026-model-together", {
+        "name": "Apple's 2026 model in one history: a prorated refund, a family revocation, a commitment",
+        "notes": "The documents of three subscriptions of one customer, each of a kind Apple added in 2026, folded into one record: each entitlement answers as it does alone.",
+        "products": [product(MONTHLY, "premium"), product(family, "family"),
+                     product(YEARLY_MONTHLY, "pro", "P1Y"), product(YEARLY, "pro", "P1Y")],
+        "documents":
+            monthly(MONTHLY, original, "2000000100000001", uuid="uuid-premium")
+            + [revoked("REFUND", "REFUND_PRORATED", MONTHLY, original, "2000000100000002",
+                       percentage=67742, uuid="uuid-premium-3")]
+            + monthly(family, "2000000600000001", "2000000600000001", "FAMILY_SHARED",
+                      uuid="uuid-family")
+            + [revoked("REVOKE", "FAMILY_REVOKE", family, "2000000600000001",
+                       "2000000600000002", "FAMILY_SHARED", uuid="uuid-family-3")]
+            + commitment_year(YEARLY_MONTHLY, YEARLY, "2000000400000001", "2000000400000001"),
+        "expect": [
+            {"entitlement": "premium",
+             "periods": [{"start": "2025-12-01", "end": "2026-01-11"}]},
+            {"entitlement": "premium", "at": "2026-01-11", "state": "revoked",
+             "reason": "refund"},
+            {"entitlement": "family",
+             "periods": [{"start": "2025-12-01", "end": "2026-01-11"}]},
+            {"entitlement": "family", "at": "2026-01-11", "state": "revoked",
+             "reason": "familySharingRevoked"},
+            {"entitlement": "pro", "periods": [{"start": "2026-01-01", "end": "2027-01-01"}]},
+            {"entitlement": "pro", "at": "2026-12-15", "willRenew": False,
+             "commitment": {"billingPeriod": 12, "willRenew": False}},
+            {"entitlement": "pro", "at": "2027-01-01", "state": "expired",
+             "reason": "voluntary"}]}
+
+
+def main():
+    for name, scenario in scenarios():
+        text = json.dumps(scenario, indent=2, ensure_ascii=False) + "\n"
+        (HERE / (name + ".json")).write_text(text)
+        print("wrote Scenarios/%s.json" % name)
+
+
+if __name__ == "__main__":
+    main()
