@@ -61,6 +61,7 @@ let package = Package(
     .testTarget(
       name: "EntitlementsCLITests",
       dependencies: ["EntitlementsCLI", "EntitlementsScenarios", "EntitlementsVerification"],
+      exclude: ["Generated"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed corpus: one small document of every kind the reader accepts
-(SPEC section 10), made here, in Apple's shapes. JWS are built with a fixed fake signature:
+(SPEC section 10), made here, in Apple's shapes, and the documents of the shipped scenarios. JWS are built with a fixed fake signature:
 the reader decodes them without verifying, which is what the reading target exercises.
 
     Fuzz/make-seeds.py OUTPUT_FOLDER
@@ -111,6 +111,19 @@ def seeds():
                                             for n in range(2)]}
     yield "array-of-documents.json", [payloads[0], jws(payloads[1]), renewal(0)]
     yield "jws-lines.txt", "\n".join(jws(p) for p in payloads) + "\n"
+    # The documents of the shipped scenarios (Apple's 2026 model among them), decoded, and
+    # those of the 2026 model signed by the test chain.
+    repository = pathlib.Path(__file__).resolve().parent.parent
+    for path in sorted((repository / "Scenarios").glob("*.json")):
+        scenario = json.loads(path.read_text())
+        if not isinstance(scenario, dict):
+            continue
+        for number, document in enumerate(scenario.get("documents", [])):
+            yield "scenario-%s-%d.json" % (path.stem, number), document
+    signed = repository / "Tests/EntitlementsCLITests/Generated/apple-2026-signed.json"
+    for name, documents in sorted(json.loads(signed.read_text()).items()):
+        for number, document in enumerate(documents):
+            yield "signed-%s-%d.json" % (pathlib.Path(name).stem, number), document
 
 
 def main():
