@@ -100,7 +100,12 @@ public struct Explanation: Sendable {
       lines.append("entitlement \(entitlement.id)")
       lines.append("  products: \(productNames(of: entitlement))")
       let status = entitlement.status(at: at)
-      lines.append("  status: \(Self.describe(status))")
+      // A revocation says its type and percentage, from the entry revoked.
+      var revoked: ReceiptEntry?
+      if case .revoked(let transaction, _, _) = status {
+        revoked = entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
+      }
+      lines.append("  status: \(Self.describe(status, revoked: revoked))")
       lines.append("  periods:")
       for period in entitlement.periods {
         var notes = [period.start.rawValue]
@@ -221,7 +226,8 @@ public struct Explanation: Sendable {
     return text
   }
 
-  static func describe(_ status: EntitlementStatus) -> String {
+  /// The status in words; a revoked one says how, from `revoked`, its entry, when given.
+  static func describe(_ status: EntitlementStatus, revoked: ReceiptEntry? = nil) -> String {
     switch status {
     case .active(let active) where active.expiresAt.isDistantFuture:
       return "owned since \(active.periodStart) (\(active.productID))"
@@ -240,7 +246,11 @@ public struct Explanation: Sendable {
     case .expired(let expired, let reason):
       return "expired (\(reason.rawValue)" + (expired.map { ", since \($0)" } ?? "") + ")"
     case .revoked(let transaction, let revokedAt, let reason):
-      let what = reason == .familySharingRevoked ? "family sharing stopped" : "refunded"
+      let what =
+        reason == .familySharingRevoked
+        ? "family sharing stopped"
+        : revoked.flatMap { $0.rawRevocationType == nil ? nil : TimelineWords.revocation(of: $0) }
+          ?? "refunded"
       return "revoked (transaction \(transaction) \(what) at \(revokedAt))"
     case .notSubscribed:
       return "not subscribed"

@@ -13,6 +13,7 @@ extension TimelineDrawing {
     drawHeader(entitlement, layout: layout)
     drawPeriods(entitlement, layout: layout)
     drawLapses(entitlement, layout: layout)
+    drawCommitments(entitlement, layout: layout)
     drawStruck(entitlement, layout: layout)
     drawWindows(entitlement, layout: layout)
     drawReleases(entitlement, layout: layout)
@@ -171,6 +172,52 @@ extension TimelineDrawing {
     }
   }
 
+  /// Each commitment (a one-year product paid monthly): a bracket over the bar from its first
+  /// payment to its end, and how many payments it has.
+  private mutating func drawCommitments(
+    _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
+  ) {
+    // One commitment per subscription and end: its span from its earliest payment.
+    var spans: [String: (start: Instant, end: Instant, total: Int, paid: Int)] = [:]
+    for coverage in entitlement.coverage {
+      let entry = coverage.entry
+      guard let commitment = entry.commitment, let end = commitment.expiresDate,
+        let start = entry.purchaseDate
+      else { continue }
+      let key = "\(entry.originalTransactionID) \(end.millisecondsSince1970)"
+      let known = spans[key]
+      spans[key] = (
+        min(known?.start ?? start, start), end, commitment.totalBillingPeriods,
+        max(known?.paid ?? 0, commitment.billingPeriodNumber)
+      )
+    }
+    for span in spans.values.sorted(by: { $0.start < $1.start }) {
+      let interval = Interval(start: span.start, end: span.end)
+      guard isVisible(interval) else { continue }
+      legend.insert(.commitment)
+      let (x0, x1) = (x(span.start), x(span.end))
+      let y = layout.barTop - 2
+      let title =
+        "Commitment \(self.span(interval)): \(span.total) monthly payments, "
+        + "\(span.paid) of them made"
+      shapes.append(
+        SVGElements.group(
+          [
+            SVGElements.line(x0, y, x1, y, stroke: Palette.commitment, width: 2),
+            SVGElements.line(x0, y, x0, y + 4, stroke: Palette.commitment, width: 2),
+            SVGElements.line(x1, y, x1, y + 4, stroke: Palette.commitment, width: 2),
+          ], title: title))
+      let until = date(span.end)
+      request(
+        5,
+        [
+          "commitment: \(span.total) payments, until \(until)", "commitment until \(until)",
+          "commitment",
+        ], inside(x0, min(x1, right), baseline: layout.aboveBaseline - 1),
+        fill: Palette.commitment)
+    }
+  }
+
   /// Refunded, revoked and upgraded purchases: what they would have covered, struck, in a lane
   /// under the bars, and a mark at the cancellation instant.
   private mutating func drawStruck(
@@ -183,18 +230,14 @@ extension TimelineDrawing {
       let kind: (word: String, fill: String, stroke: String, item: LegendItem)
       let cut: Instant?
       let struck: Interval?
-      let revoked = entry.inAppOwnershipType == .familyShared
+      let revocation = TimelineWords.revocation(of: entry)
       switch coverage.disposition {
       case .refundVoided:
-        kind = (
-          revoked ? "revoked" : "refunded", Palette.refundFill, Palette.refund, .refunded
-        )
+        kind = (revocation, Palette.refundFill, Palette.refund, .refunded)
         cut = entry.cancellationDate
         struck = natural
       case .refundEndedAt(let at):
-        kind = (
-          revoked ? "revoked" : "refunded", Palette.refundFill, Palette.refund, .refunded
-        )
+        kind = (revocation, Palette.refundFill, Palette.refund, .refunded)
         cut = at
         struck = natural.map { Interval(start: max($0.start, at), end: $0.end) }
       case .endedByUpgrade(let at):

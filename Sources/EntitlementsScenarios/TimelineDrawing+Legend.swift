@@ -30,6 +30,7 @@ extension TimelineDrawing {
     case .lapse: "lapse (cause written inside)"
     case .refunded: "refunded or revoked: struck"
     case .upgraded: "ended by an upgrade: struck"
+    case .commitment: "a commitment's monthly payments"
     case .grace: "grace period (access)"
     case .retry: "billing retry (no access)"
     case .readable: "release readable"
@@ -58,6 +59,10 @@ extension TimelineDrawing {
         + SVGElements.line(x, y, x + 16, y, stroke: stroke, width: 1.5)
         + SVGElements.polygon(
           [(x + 8, y - 7), (x + 11, y - 4), (x + 8, y - 1), (x + 5, y - 4)], fill: stroke)
+    case .commitment:
+      return SVGElements.line(x, y - 3, x + 16, y - 3, stroke: Palette.commitment, width: 2)
+        + SVGElements.line(x, y - 3, x, y + 3, stroke: Palette.commitment, width: 2)
+        + SVGElements.line(x + 16, y - 3, x + 16, y + 3, stroke: Palette.commitment, width: 2)
     case .grace:
       return SVGElements.rect(x: x, y: y - 5, width: 16, height: 10, fill: Palette.grace)
     case .retry:

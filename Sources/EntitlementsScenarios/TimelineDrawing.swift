@@ -39,6 +39,7 @@ struct TimelineDrawing {
     case lapse
     case refunded
     case upgraded
+    case commitment
     case grace
     case retry
     case readable
@@ -52,6 +53,7 @@ struct TimelineDrawing {
 
   enum Palette {
     static let text = "#222222"
+    static let commitment = "#6c3483"
     static let secondary = "#5f6368"
     static let active = "#2e8b57"
     static let renewal = "#b4dfc6"

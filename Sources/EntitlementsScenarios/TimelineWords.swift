@@ -58,6 +58,30 @@ enum TimelineWords {
     }
   }
 
+  /// How an entry was refunded or revoked, its type and percentage where Apple gives them:
+  /// "refunded pro rata (67.742 %)", "revoked: family sharing stopped", "refunded in full".
+  static func revocation(of entry: ReceiptEntry) -> String {
+    switch entry.revocationType {
+    case .refundProrated?:
+      let share = entry.revocationPercentage.map { " (\(percent($0)))" } ?? ""
+      return "refunded pro rata\(share)"
+    case .familyRevoke?: return "revoked: family sharing stopped"
+    case .refundFull?: return "refunded in full"
+    case nil:
+      if let raw = entry.rawRevocationType { return "revoked (\(raw))" }
+      return entry.inAppOwnershipType == .familyShared ? "revoked" : "refunded"
+    }
+  }
+
+  /// Thousandths of a percent as a percentage: 67742 → "67.742 %", 50000 → "50 %".
+  static func percent(_ milliunits: Int) -> String {
+    let whole = milliunits / 1000
+    var fraction = String(milliunits % 1000)
+    while fraction.count < 3 { fraction = "0" + fraction }
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return fraction.isEmpty ? "\(whole) %" : "\(whole).\(fraction) %"
+  }
+
   static func words(_ reason: ExpiryReason) -> String {
     switch reason {
     case .voluntary: "customer cancelled"

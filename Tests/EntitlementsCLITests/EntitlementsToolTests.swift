@@ -112,6 +112,52 @@ struct EntitlementsToolTests {
     #expect(svg.contains(">2017-05</text>"))
   }
 
+  /// The timeline marks a commitment's span and says how a revocation was made.
+  @Test func timelineMarksCommitmentsAndRevocationTypes() throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("entitlements-\(UInt64.random(in: 0...UInt64.max)).svg").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let run = EntitlementsTool.run([
+      "timeline", path("Scenarios/apple-2026-model-together.json"), "--at", "2026-12-15",
+      "--svg", output,
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(
+      svg.contains(
+        "<title>Commitment Jan 1, 2026 – Jan 1, 2027 (365 days): 12 monthly payments, 12 of them made"
+      ))
+    #expect(svg.contains(">commitment: 12 payments, until Jan 1, 2027</text>"))
+    #expect(svg.contains(">a commitment's monthly payments</text>"))
+    #expect(svg.contains(">refunded pro rata (67.742 %) Jan 11, 2026</text>"))
+    #expect(svg.contains(">revoked: family sharing stopped Jan 11, 2026</text>"))
+    #expect(svg.contains(">Active until Jan 1, 2027, payment 12 of 12, will not renew</text>"))
+  }
+
+  /// `explain` says how a revoked purchase was revoked: its type, and a prorated refund's
+  /// percentage.
+  @Test(arguments: [
+    (
+      "prorated-refund-ends-access-at-revocation",
+      "revoked (transaction 2000000100000002 refunded pro rata (67.742 %) at 2026-01-11"
+    ),
+    (
+      "full-refund-voids-by-default",
+      "revoked (transaction 2000000100000002 refunded in full at 2026-01-11"
+    ),
+    (
+      "family-revoke-ends-access-at-revocation",
+      "revoked (transaction 2000000100000002 family sharing stopped at 2026-01-11"
+    ),
+  ])
+  func explainSaysHowAPurchaseWasRevoked(scenario: String, status: String) {
+    let run = EntitlementsTool.run([
+      "explain", path("Scenarios/\(scenario).json"), "--at", "2026-01-20",
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.output.contains("  status: \(status)"), "\(run.output)")
+  }
+
   struct TimelineRangeCase: CustomTestStringConvertible, Sendable {
     var name: String
     var options: [String]
