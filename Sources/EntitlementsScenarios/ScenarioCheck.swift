@@ -27,7 +27,14 @@ public struct ScenarioCheck: Hashable, Sendable {
     }
   }
 
-  /// An expected commitment (``ActiveStatus/Commitment``): the keys given are compared.
+  /// An expected commitment (``ActiveStatus/Commitment``): the keys given are compared, and
+  /// a status outside a commitment fails the check.
+  ///
+  /// ```swift
+  /// // { "at": "2026-12-15", "commitment": { "billingPeriod": 12, "willRenew": false } }
+  /// check.commitment?.billingPeriod  // 12
+  /// check.commitment?.endsAt         // nil: not compared
+  /// ```
   public struct ExpectedCommitment: Hashable, Sendable {
     /// `billingPeriod`.
     public var billingPeriod: Int?

@@ -75,6 +75,9 @@ enum TimelineWords {
 
   /// Thousandths of a percent as a percentage: 67742 → "67.742 %", 50000 → "50 %".
   static func percent(_ milliunits: Int) -> String {
+    guard (0...100_000).contains(milliunits) else {
+      return "\(milliunits) thousandths of a percent"
+    }
     let whole = milliunits / 1000
     var fraction = String(milliunits % 1000)
     while fraction.count < 3 { fraction = "0" + fraction }

@@ -42,7 +42,8 @@ struct BackendCacheExampleTests {
       let evaluation = customer.evaluate()
       let cached = MyEntitlementCache(rebuiltFrom: customer.history)
       return evaluation.entitlements.allSatisfy { entitlement in
-        customer.entries.flatMap { [$0.purchaseDate, $0.expiresDate] }.compactMap { $0 }
+        customer.entries.flatMap { [$0.purchaseDate, $0.expiresDate, $0.cancellationDate] }
+          .compactMap { $0 }
           .allSatisfy { instant in
             // The cache ignores grace periods: compare active time only.
             cached.hasAccess(entitlement.id, at: instant, catalog: customer.catalog)

@@ -104,7 +104,8 @@ struct EvaluationProperties {
     }
     let before = customer.evaluate()
     let after = refunded.evaluate()
-    return sampleInstants(customer).allSatisfy { instant in
+    // The new revocation's instants too: the boundary the law is about.
+    return (sampleInstants(customer) + sampleInstants(refunded)).allSatisfy { instant in
       after.entitlements.allSatisfy { entitlement in
         !entitlement.isEntitled(at: instant)
           || (before[entitlement.id]?.isEntitled(at: instant) ?? false)

@@ -220,7 +220,13 @@ enum NaiveEngine {
       return (.notSubscribed, nil, nil)
     }
     let atLatest = bought.filter { $0.purchaseDate == latest }
-    if atLatest.allSatisfy({ $0.cancellationDate != nil && !$0.isUpgraded }) {
+    // Revoked; a prorated refund or a family revocation only from its date on.
+    func revoked(_ entry: ReceiptEntry) -> Bool {
+      guard let cancellation = entry.cancellationDate, !entry.isUpgraded else { return false }
+      let fromItsDate = ["REFUND_PRORATED", "FAMILY_REVOKE"].contains(entry.rawRevocationType)
+      return !fromItsDate || cancellation <= t
+    }
+    if atLatest.allSatisfy(revoked) {
       let family = atLatest.allSatisfy { $0.rawRevocationType == "FAMILY_REVOKE" }
       return (.revoked, nil, family ? .familySharingRevoked : .refund)
     }

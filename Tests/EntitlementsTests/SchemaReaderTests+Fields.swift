@@ -167,6 +167,18 @@ extension SchemaReaderTests {
       #"{"hasMore": false, "signedTransactions": ["\#(Self.jws(transaction))"]}"#
     ) { if case .transactionHistory(let p) = $0 { p } else { nil } }
     #expect(page.entries == [Self.expectedCommitmentEntry])
+
+    let signedNotification = Self.jws(
+      #"""
+      {"notificationType": "REFUND", "signedDate": 1773187202000, "data": {
+        "signedTransactionInfo": "\#(Self.jws(transaction))",
+        "signedRenewalInfo": "\#(Self.jws(renewal))"}}
+      """#)
+    let history = try Self.read(
+      #"{"hasMore": false, "notificationHistory": [{"signedPayload": "\#(signedNotification)"}]}"#
+    ) { if case .notificationHistory(let h) = $0 { h } else { nil } }
+    #expect(history.entries == [Self.expectedCommitmentEntry])
+    #expect(history.renewalInfo == [Self.expectedCommitmentRenewal])
   }
 
   /// A commitment that is no object, or lacks its numbers, is a diagnostic at its path; the
@@ -180,6 +192,14 @@ extension SchemaReaderTests {
       ),
       (#""commitmentInfo": null"#, nil),
       (#""revocationPercentage": "half""#, #"revocationPercentage: "half" is not an integer"#),
+      (
+        #""revocationPercentage": 150000"#,
+        "revocationPercentage: 150000 is not between 0 and 100000 (thousandths of a percent): left out"
+      ),
+      (
+        #""revocationPercentage": -1"#,
+        "revocationPercentage: -1 is not between 0 and 100000 (thousandths of a percent): left out"
+      ),
     ] as [(String, String?)])
   func irregular2026Fields(member: String, diagnostic: String?) throws {
     let json = #"{"transactionId": "7", "productId": "p", "purchaseDate": 1, \#(member)}"#

@@ -16,7 +16,8 @@ func instant(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) 
 func sub(
   _ transaction: String, _ purchase: String, _ expires: String,
   product: String = "monthly", original: String = "1", webOrder: String? = nil,
-  cancelled: String? = nil, upgraded: Bool = false, trial: Bool = false, intro: Bool = false
+  cancelled: String? = nil, upgraded: Bool = false, trial: Bool = false, intro: Bool = false,
+  revocation: String? = nil, commitment: ReceiptEntry.Commitment? = nil
 ) -> ReceiptEntry {
   ReceiptEntry(
     productID: ProductID(product), transactionID: TransactionID(transaction),
@@ -24,7 +25,8 @@ func sub(
     webOrderLineItemID: webOrder.map(WebOrderLineItemID.init(rawValue:)),
     purchaseDate: instant(purchase), expiresDate: instant(expires),
     cancellationDate: cancelled.map { instant($0) }, isTrialPeriod: trial,
-    isInIntroOfferPeriod: intro, isUpgraded: upgraded)
+    isInIntroOfferPeriod: intro, isUpgraded: upgraded, rawRevocationType: revocation,
+    commitment: commitment)
 }
 
 /// A one-time purchase (non-renewing, non-consumable or consumable, per the catalog).

@@ -131,7 +131,7 @@ public struct Evaluator: Sendable {
       lastInfo = evidence.current(subscription)
       afterLastPeriod = evidence.statement(
         about: subscription, from: described.start, before: nil, includingUndated: true
-      ).after(entries[described.entryIndex])
+      ).after(entries[described.entryIndex], current: lastInfo)
     }
     // A subscription whose every entry was voided covers nothing: its renewal info's grace
     // describes no time of this entitlement.

@@ -9,8 +9,10 @@ extension ReceiptEntry {
   /// `expires_date` (absent first), `product_id`, `original_transaction_id`,
   /// `web_order_line_item_id`, `original_purchase_date`, `quantity`, the flags
   /// (`is_upgraded`, `is_trial_period`, `is_in_intro_offer_period`, `false` first), then the raw
-  /// `cancellation_reason`, `in_app_ownership_type`, `offer_code_ref_name` and
-  /// `promotional_offer_id` (absent first) (DESIGN.md, "Canonical order").
+  /// `cancellation_reason`, `in_app_ownership_type`, `offer_code_ref_name`,
+  /// `promotional_offer_id`, `revocationType` and `billingPlanType` (absent first), then
+  /// `revocationPercentage` and the commitment's billing period, total, end and price (absent
+  /// first) (DESIGN.md, "Canonical order").
   ///
   /// ```swift
   /// a.purchaseDate  // 2017-02-20
@@ -64,8 +66,26 @@ extension ReceiptEntry {
       (a.rawCancellationReason, b.rawCancellationReason),
       (a.rawInAppOwnershipType, b.rawInAppOwnershipType),
       (a.offerCodeRefName, b.offerCodeRefName), (a.promotionalOfferID, b.promotionalOfferID),
+      (a.rawRevocationType, b.rawRevocationType), (a.rawBillingPlanType, b.rawBillingPlanType),
     ]
     for (left, right) in texts where left != right {
+      guard let left else { return true }
+      guard let right else { return false }
+      return left < right
+    }
+    // The rarest fields last: most records have none, and compare equal at once.
+    func key(_ entry: ReceiptEntry) -> [Int64?] {
+      let commitment = entry.commitment
+      return [
+        entry.revocationPercentage.map(Int64.init),
+        commitment.map { Int64($0.billingPeriodNumber) },
+        commitment.map { Int64($0.totalBillingPeriods) },
+        commitment?.expiresDate?.millisecondsSince1970, commitment?.price.map(Int64.init),
+      ]
+    }
+    guard a.revocationPercentage != b.revocationPercentage || a.commitment != b.commitment
+    else { return false }
+    for (left, right) in zip(key(a), key(b)) where left != right {
       guard let left else { return true }
       guard let right else { return false }
       return left < right

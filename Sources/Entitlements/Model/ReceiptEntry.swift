@@ -322,14 +322,6 @@ public struct ReceiptEntry: Hashable, Sendable {
   public var billingPlanType: BillingPlanType? {
     rawBillingPlanType.flatMap(BillingPlanType.init(rawValue:))
   }
-
-  /// Whether the entry's revocation ends access at its `cancellation_date` whatever the
-  /// policy: a prorated refund (the time before it stays paid for) or a family member's
-  /// access revoked (SPEC §4, "Revocation types").
-  public var isRevokedFromItsDate: Bool {
-    guard isRefunded else { return false }
-    return revocationType == .refundProrated || revocationType == .familyRevoke
-  }
 }
 
 extension ReceiptEntry {

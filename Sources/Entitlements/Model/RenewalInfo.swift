@@ -122,8 +122,10 @@ extension RenewalInfo {
   /// of several signed at one instant that disagree, by their fields: `auto_renew_status`,
   /// `expiration_intent`, `is_in_billing_retry_period`,
   /// `grace_period_expires_date`, `price_consent_status` (absent first, then `false` before
-  /// `true` and by value), then `product_id` and `auto_renew_product_id`, then the
-  /// commitment's `commitmentAutoRenewStatus` and `commitmentAutoRenewProductId`.
+  /// `true` and by value), then `product_id` and `auto_renew_product_id`, then
+  /// `renewalBillingPlanType` and the commitment's `commitmentAutoRenewStatus`,
+  /// `commitmentAutoRenewProductId`, `commitmentRenewalBillingPlanType`,
+  /// `commitmentRenewalDate` and `commitmentRenewalPrice`.
   ///
   /// ```swift
   /// let off = RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)
@@ -152,7 +154,18 @@ extension RenewalInfo {
     let products = (a.productID?.rawValue ?? "", a.autoRenewProductID?.rawValue ?? "")
     let others = (b.productID?.rawValue ?? "", b.autoRenewProductID?.rawValue ?? "")
     if products != others { return products < others }
-    return (key(a.commitment?.autoRenewStatus), a.commitment?.autoRenewProductID?.rawValue ?? "")
-      < (key(b.commitment?.autoRenewStatus), b.commitment?.autoRenewProductID?.rawValue ?? "")
+    let (ours, theirs) = (a.commitment, b.commitment)
+    let plans = (
+      a.rawRenewalBillingPlanType ?? "", key(ours?.autoRenewStatus),
+      ours?.autoRenewProductID?.rawValue ?? "", ours?.rawRenewalBillingPlanType ?? ""
+    )
+    let otherPlans = (
+      b.rawRenewalBillingPlanType ?? "", key(theirs?.autoRenewStatus),
+      theirs?.autoRenewProductID?.rawValue ?? "", theirs?.rawRenewalBillingPlanType ?? ""
+    )
+    if plans != otherPlans { return plans < otherPlans }
+    return (
+      ours?.renewalDate?.millisecondsSince1970 ?? .min, Int64(ours?.renewalPrice ?? .min)
+    ) < (theirs?.renewalDate?.millisecondsSince1970 ?? .min, Int64(theirs?.renewalPrice ?? .min))
   }
 }

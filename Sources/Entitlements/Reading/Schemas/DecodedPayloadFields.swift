@@ -137,9 +137,20 @@ extension SchemaReader {
       offerCodeRefName: offerType == 3 ? offer : nil,
       promotionalOfferID: offerType == 2 ? offer : nil,
       rawRevocationType: fields.revocationType.take(),
-      revocationPercentage: fields.revocationPercentage,
+      revocationPercentage: fields.revocationPercentage.flatMap {
+        (0...100_000).contains($0) ? $0 : reportedPercentage($0)
+      },
       rawBillingPlanType: fields.billingPlanType.take(),
       commitment: transactionCommitment(fields.commitmentInfo.take()))
+  }
+
+  /// A `revocationPercentage` outside 0…100000 (thousandths of a percent), reported: `nil`.
+  @inline(never)
+  private mutating func reportedPercentage(_ value: Int) -> Int? {
+    report(
+      "\(value) is not between 0 and 100000 (thousandths of a percent): left out",
+      at: key(of: \DecodedPayloadFields.revocationPercentage, in: schemas.payload))
+    return nil
   }
 
   /// The entry of a transaction missing its id or its product, reported: `nil` without an

@@ -199,7 +199,7 @@ enum ProductClassification {
   }
 
   /// The duration an entry counts with: a month for a billing period of a commitment (a
-  /// one-year product paid monthly pays for one month at a time: SPEC §7, "Commitments"),
+  /// one-year product paid monthly pays for one month at a time: SPEC §4 "Commitments", §7),
   /// else its product's in the catalog, and none for a product missing from the catalog
   /// (classified from its fields).
   static func duration(of entry: ReceiptEntry, catalog: ProductCatalog) -> CalendarPeriod? {

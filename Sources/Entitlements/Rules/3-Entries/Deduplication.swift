@@ -206,8 +206,10 @@ enum Deduplication {
   }
 
   /// The index of the record to keep of two records of one purchase, `a` before `b` in
-  /// canonical order: the one with a `cancellation_date`, else `a`. Records that disagree on
-  /// more than the cancellation are reported.
+  /// canonical order: the one with a `cancellation_date`, else, of two revoked at one instant,
+  /// the one that says its `revocationType` (verifyReceipt's records never do), else `a`.
+  /// Records that disagree on more than the cancellation, or on the revocation's type, are
+  /// reported.
   private static func preferred(
     _ a: Int, _ b: Int, in entries: UnsafeBufferPointer<ReceiptEntry>,
     _ diagnostics: inout [Diagnostic]
@@ -226,7 +228,23 @@ enum Deduplication {
               + "\(describe(second.purchaseDate)), expires \(describe(first.expiresDate)) vs "
               + "\(describe(second.expiresDate))); one was kept"))
     }
+    if first.cancellationDate != nil, first.cancellationDate == second.cancellationDate,
+      let left = first.rawRevocationType, let right = second.rawRevocationType, left != right
+    {
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .conflictingDuplicate, transactionID: first.transactionID, field: "revocationType",
+            message:
+              "records of one purchase revoked at one instant disagree on how: \(left) vs "
+              + "\(right); \(left) was kept"))
+    }
     if first.cancellationDate == nil, second.cancellationDate != nil { return b }
+    if first.cancellationDate != nil, first.cancellationDate == second.cancellationDate,
+      first.rawRevocationType == nil, second.rawRevocationType != nil
+    {
+      return b
+    }
     return a
   }
 

@@ -166,7 +166,7 @@ enum CoverageRules {
     if !entry.isUpgraded, let cancellation = entry.cancellationDate {
       // A prorated refund or a family revocation ends access at its date whatever the
       // policy: the time before it stays paid for (SPEC §4, "Revocation types").
-      if policy.cancellation == .voidEntirely, !entry.isRevokedFromItsDate {
+      if policy.cancellation == .voidEntirely, !entry.endsAccessAtRevocation {
         return (make(nil, .refundVoided), false)
       }
       let end = min(natural.end, cancellation)

@@ -211,9 +211,12 @@ struct Statement: Hashable, Sendable {
   private(set) var unsubscribeDetectedAt: Instant?
   /// When the newest run of billing trouble began.
   private(set) var billingIssueDetectedAt: Instant?
-  /// The newest word on a commitment's own renewal (`commitmentAutoRenewStatus`): whether
-  /// anything renews after its last billing period.
+  /// The newest word on a commitment's own renewal (`commitmentAutoRenewStatus`, or a
+  /// renewal status notification while in a commitment): whether anything renews after its
+  /// last billing period. `nil` outside a commitment.
   private(set) var commitmentRenews: Bool?
+  /// When the newest run of "the commitment will not renew" began.
+  private(set) var commitmentEndDetectedAt: Instant?
 
   /// Nothing stated yet.
   init() {}
@@ -228,18 +231,31 @@ struct Statement: Hashable, Sendable {
     if let renews = info.autoRenewStatus { noteAutoRenew(renews, at: date) }
     if let retry = info.isInBillingRetryPeriod { noteBillingRetry(retry, at: date) }
     if let consent = info.priceConsentStatus { priceConsent = consent }
-    if let renews = info.commitment?.autoRenewStatus { commitmentRenews = renews }
+    if let renews = info.commitment?.autoRenewStatus { noteCommitmentRenews(renews, at: date) }
   }
 
-  /// The statement about the time after an entry: after the last billing period of a
-  /// commitment whose own renewal is off, nothing renews, as if auto-renew were off then
-  /// (SPEC §5, "Commitments"); billing goes on through the other periods whatever it says.
-  func after(_ entry: ReceiptEntry) -> Statement {
-    guard entry.commitment?.isLastBillingPeriod == true, commitmentRenews == false,
-      autoRenews != false
-    else { return self }
+  private mutating func noteCommitmentRenews(_ renews: Bool, at date: Instant?) {
+    if !renews, commitmentRenews != false { commitmentEndDetectedAt = date }
+    if renews { commitmentEndDetectedAt = nil }
+    commitmentRenews = renews
+  }
+
+  /// The statement about the time after `entry` (<doc:Rules>, §5, "Commitments"): after the
+  /// last billing period of a commitment whose own renewal is off, nothing renews, as if
+  /// auto-renew were off from when that was first said; billing goes on through the other
+  /// periods whatever it says. `current`, the subscription's newest renewal info, says
+  /// whether the commitment renews when nothing in the statement's window does.
+  func after(_ entry: ReceiptEntry, current: RenewalInfo? = nil) -> Statement {
+    guard entry.commitment != nil else { return self }
     var ended = self
+    if ended.commitmentRenews == nil, let renews = current?.commitment?.autoRenewStatus {
+      ended.noteCommitmentRenews(renews, at: current?.signedDate)
+    }
+    guard entry.commitment?.isLastBillingPeriod == true, ended.commitmentRenews == false,
+      autoRenews != false
+    else { return ended }
     ended.autoRenews = false
+    ended.unsubscribeDetectedAt = ended.commitmentEndDetectedAt
     return ended
   }
 
@@ -247,6 +263,11 @@ struct Statement: Hashable, Sendable {
   mutating func note(_ notification: NotificationEvidence) {
     let date: Instant? = notification.signedDate
     switch (notification.type, notification.subtype) {
+    // In a commitment, turning renewal off or on is the commitment's: billing goes on.
+    case (.didChangeRenewalStatus?, .autoRenewDisabled?) where commitmentRenews != nil:
+      noteCommitmentRenews(false, at: date)
+    case (.didChangeRenewalStatus?, .autoRenewEnabled?) where commitmentRenews != nil:
+      noteCommitmentRenews(true, at: date)
     case (.didChangeRenewalStatus?, .autoRenewDisabled?): noteAutoRenew(false, at: date)
     case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
     case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)

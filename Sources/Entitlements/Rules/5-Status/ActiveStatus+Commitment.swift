@@ -17,8 +17,10 @@ extension ActiveStatus {
     public let totalBillingPeriods: Int
     /// When the commitment ends (`commitmentExpiresDate`).
     public let endsAt: Instant?
-    /// Whether anything renews when the commitment ends (`commitmentAutoRenewStatus`); `nil`
-    /// when unknown or for an earlier period.
+    /// Whether anything renews when the commitment ends (`commitmentAutoRenewStatus`, or a
+    /// renewal status notification during the commitment); `nil` when unknown or for a period
+    /// before the last one. The months of a commitment join into one period that ends with
+    /// it, so ``ActiveStatus/willRenew`` says the same once the last payment is known.
     public let willRenew: Bool?
     /// The product it renews into (`commitmentAutoRenewProductId`); `nil` when unknown or for
     /// an earlier period.

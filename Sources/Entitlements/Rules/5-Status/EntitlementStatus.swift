@@ -79,7 +79,12 @@ public enum EntitlementStatus: Hashable, Sendable {
     return nil
   }
 
-  /// The commitment of the billing period giving access, when active in one.
+  /// The commitment of the billing period giving access, when active in one (SPEC §5,
+  /// "Commitments").
+  ///
+  /// ```swift
+  /// evaluation["premium"]?.status(at: march15).commitment?.billingPeriod  // 3
+  /// ```
   public var commitment: ActiveStatus.Commitment? {
     if case .active(let active) = self { return active.commitment }
     return nil
@@ -141,11 +146,14 @@ public struct ActiveStatus: Hashable, Sendable {
   public let transactionID: TransactionID
   /// Its product.
   public let productID: ProductID
-  /// `auto_renew_status` of the last period's subscription; `false` for a period ending with a
-  /// non-renewing or lifetime product; `nil` for an earlier period or without renewal info.
+  /// Whether the last period renews at its end: `auto_renew_status` of its subscription
+  /// (after a commitment's last payment, its `commitmentAutoRenewStatus`); `false` for a
+  /// period ending with a non-renewing or lifetime product; `nil` for an earlier period or
+  /// without renewal info. It is the period's answer, the same at every instant of it.
   public let willRenew: Bool?
-  /// `auto_renew_product_id` of the last period: the product of the next renewal; `nil` for an
-  /// earlier period or without renewal info.
+  /// `auto_renew_product_id` of the last period: the product of the next renewal (after a
+  /// commitment's last payment, its `commitmentAutoRenewProductId`); `nil` for an earlier
+  /// period or without renewal info.
   public let nextProductID: ProductID?
   /// The offer the entry giving access was bought with.
   public let offer: Offer?

@@ -2,7 +2,8 @@
 ///
 /// 1. `active`: the instant is inside an active period;
 /// 2. `revoked`: the latest purchase at or before it was refunded (reason `refund`, or
-///    `familySharingRevoked` when every latest purchase was revoked by `FAMILY_REVOKE`);
+///    `familySharingRevoked` when every latest purchase was revoked by `FAMILY_REVOKE`); a
+///    prorated refund or a family revocation only from its date on;
 /// 3. `notSubscribed`: no purchase at or before it;
 ///
 /// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; before a
@@ -38,8 +39,9 @@ enum StatusRules {
     while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
       first -= 1
     }
-    // The latest purchases all refunded: revoked. Read in place, not copied out.
-    if coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRefunded }),
+    // The latest purchases all refunded: revoked (one that ends access at its date, from that
+    // date on). Read in place, not copied out.
+    if coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRevoked(at: instant) }),
       let revokedAt = source[coverage[first].entryIndex].cancellationDate
     {
       // Family Sharing stopped when every one of them was the family organiser's doing.
@@ -94,6 +96,14 @@ enum StatusRules {
     let offer: ActiveStatus.Offer? =
       entry.isTrialPeriod
       ? .freeTrial : entry.isInIntroOfferPeriod ? .introductory : nil
+    // A period that ends with a commitment's last payment renews into the commitment's next
+    // product (`commitmentAutoRenewProductId`), not into another month of it.
+    var next = timeline.renewalInfo?.autoRenewProductID
+    if isLast, timeline.coverage.entry(at: last).commitment?.isLastBillingPeriod == true,
+      let renewsInto = timeline.renewalInfo?.commitment?.autoRenewProductID
+    {
+      next = renewsInto
+    }
     return ActiveStatus(
       periodStart: interval.start, expiresAt: interval.end,
       transactionID: entry.transactionID, productID: entry.productID,
@@ -101,16 +111,14 @@ enum StatusRules {
         ? (endsAutoRenewing
           ? timeline.afterLastPeriod?.autoRenews ?? timeline.renewalInfo?.autoRenewStatus
           : false) : nil,
-      nextProductID: isLast && endsAutoRenewing ? timeline.renewalInfo?.autoRenewProductID : nil,
+      nextProductID: isLast && endsAutoRenewing ? next : nil,
       offer: offer,
       commitment: entry.commitment.map { commitment in
         // What happens when it ends is known of the last period's subscription only.
         ActiveStatus.Commitment(
           billingPeriod: commitment.billingPeriodNumber,
           totalBillingPeriods: commitment.totalBillingPeriods, endsAt: commitment.expiresDate,
-          willRenew: isLast
-            ? timeline.afterLastPeriod?.commitmentRenews
-              ?? timeline.renewalInfo?.commitment?.autoRenewStatus : nil,
+          willRenew: isLast ? timeline.afterLastPeriod?.commitmentRenews : nil,
           renewsInto: isLast ? timeline.renewalInfo?.commitment?.autoRenewProductID : nil)
       })
   }
