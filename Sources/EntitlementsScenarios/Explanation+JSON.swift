@@ -183,7 +183,7 @@ extension Explanation {
     default: break
     }
     writer.key("commitment")
-    if let commitment = status.commitment {
+    if let commitment = active?.commitment {
       write(commitment, to: &writer)
     } else {
       writer.null()

@@ -33,9 +33,19 @@ public struct RenewalInfo: Hashable, Sendable {
   public var signedDate: Instant?
   /// `renewalBillingPlanType` as Apple sent it (`MONTHLY`, `BILLED_UPFRONT`): how the next
   /// renewal is paid (``ReceiptEntry/BillingPlanType``).
-  public var rawRenewalBillingPlanType: String?
+  public var rawRenewalBillingPlanType: String? {
+    get { plan?.billingPlanType }
+    set { plan = Plan.of(newValue, commitment) }
+  }
   /// `commitmentInfo`: what happens when the current commitment ends; `nil` outside one.
-  public var commitment: Commitment?
+  public var commitment: Commitment? {
+    get { plan?.commitment }
+    set { plan = Plan.of(rawRenewalBillingPlanType, newValue) }
+  }
+  /// The two fields of Apple's billing plans, which most renewal info lacks, in one shared
+  /// box: renewal info is copied and compared often, and stays small (`nil` when neither is
+  /// present, so that one value has one representation).
+  private var plan: Plan?
 
   /// Creates renewal info.
   ///
@@ -73,8 +83,32 @@ public struct RenewalInfo: Hashable, Sendable {
     self.gracePeriodExpiresDate = gracePeriodExpiresDate
     self.priceConsentStatus = priceConsentStatus
     self.signedDate = signedDate
-    self.rawRenewalBillingPlanType = rawRenewalBillingPlanType
-    self.commitment = commitment
+    self.plan = Plan.of(rawRenewalBillingPlanType, commitment)
+  }
+
+  /// ``RenewalInfo/plan``'s box (immutable: a change makes a new one).
+  private final class Plan: Hashable, Sendable {
+    let billingPlanType: String?
+    let commitment: Commitment?
+
+    private init(_ billingPlanType: String?, _ commitment: Commitment?) {
+      self.billingPlanType = billingPlanType
+      self.commitment = commitment
+    }
+
+    /// The box of these fields; `nil` when neither is present.
+    static func of(_ billingPlanType: String?, _ commitment: Commitment?) -> Plan? {
+      billingPlanType == nil && commitment == nil ? nil : Plan(billingPlanType, commitment)
+    }
+
+    static func == (lhs: Plan, rhs: Plan) -> Bool {
+      lhs.billingPlanType == rhs.billingPlanType && lhs.commitment == rhs.commitment
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(billingPlanType)
+      hasher.combine(commitment)
+    }
   }
 
   /// The same info, dated `timestamp` when it has no date of its own.
@@ -167,5 +201,26 @@ extension RenewalInfo {
     return (
       ours?.renewalDate?.millisecondsSince1970 ?? .min, Int64(ours?.renewalPrice ?? .min)
     ) < (theirs?.renewalDate?.millisecondsSince1970 ?? .min, Int64(theirs?.renewalPrice ?? .min))
+  }
+}
+
+extension RenewalInfo: CustomReflectable {
+  /// The renewal info's fields as values, in the order of its initializer, not its storage:
+  /// what `print`, `dump` and a debugger show (display only: no decision reads it).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        ("originalTransactionID", originalTransactionID), ("productID", productID as Any),
+        ("autoRenewProductID", autoRenewProductID as Any),
+        ("autoRenewStatus", autoRenewStatus as Any),
+        ("rawExpirationIntent", rawExpirationIntent as Any),
+        ("isInBillingRetryPeriod", isInBillingRetryPeriod as Any),
+        ("gracePeriodExpiresDate", gracePeriodExpiresDate as Any),
+        ("priceConsentStatus", priceConsentStatus as Any), ("signedDate", signedDate as Any),
+        ("rawRenewalBillingPlanType", rawRenewalBillingPlanType as Any),
+        ("commitment", commitment as Any),
+      ],
+      displayStyle: .struct)
   }
 }

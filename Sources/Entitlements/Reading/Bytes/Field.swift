@@ -66,7 +66,7 @@ enum FieldReading: UInt8, Sendable {
   case signedRenewalInfo
   /// `ServerNotification?`: a JWS of a v2 notification (Get Notification History's items).
   case signedNotification
-  /// `CommitmentFields?`: a decoded payload's `commitmentInfo`.
+  /// `CommitmentBox?`: a decoded payload's `commitmentInfo`.
   case commitment
 }
 
@@ -339,7 +339,7 @@ struct Field<Fields>: Sendable {
 
   /// A payload's `commitmentInfo` object.
   static func commitment(
-    _ name: String, _ property: WritableKeyPath<Fields, CommitmentFields?>,
+    _ name: String, _ property: WritableKeyPath<Fields, CommitmentBox?>,
     for documents: DocumentKinds = .all
   ) -> Field {
     Field(name, .commitment, property, documents)

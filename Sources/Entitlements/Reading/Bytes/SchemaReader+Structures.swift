@@ -125,7 +125,7 @@ extension SchemaReader {
   // MARK: - v2 notifications and the App Store Server API
 
   /// A decoded payload's `commitmentInfo`.
-  private mutating func commitment() throws(Stop) -> CommitmentFields? {
+  private mutating func commitment() throws(Stop) -> CommitmentBox? {
     let key = member
     skipWhitespace()
     guard peek == UInt8(ascii: "{") else {
@@ -135,7 +135,7 @@ extension SchemaReader {
     return try inside(key) { reader throws(Stop) in
       var fields = CommitmentFields()
       _ = try reader.read(reader.schemas.commitment, into: &fields)
-      return fields
+      return CommitmentBox(fields)
     }
   }
 

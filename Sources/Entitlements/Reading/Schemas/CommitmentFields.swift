@@ -25,10 +25,19 @@ struct CommitmentFields: AppleFields {
   ]
 }
 
+/// ``CommitmentFields`` in a box: what a payload's fields hold, a word that is `nil` for nearly
+/// every payload, where the fields themselves (some 150 bytes) would be made empty, moved and
+/// destroyed with every transaction read.
+final class CommitmentBox {
+  let fields: CommitmentFields
+  init(_ fields: CommitmentFields) { self.fields = fields }
+}
+
 extension SchemaReader {
   /// A transaction's commitment; `nil` without one, or, reported, without its two numbers.
-  mutating func transactionCommitment(_ fields: CommitmentFields?) -> ReceiptEntry.Commitment? {
-    guard let fields else { return nil }
+  @inline(never)
+  mutating func transactionCommitment(_ box: CommitmentBox) -> ReceiptEntry.Commitment? {
+    let fields = box.fields
     guard let number = fields.billingPeriodNumber, let total = fields.totalBillingPeriods else {
       report(
         "missing billingPeriodNumber or totalBillingPeriods: the commitment is left out",
@@ -41,8 +50,8 @@ extension SchemaReader {
   }
 
   /// A renewal info's commitment; `nil` without one.
-  func renewalCommitment(_ fields: CommitmentFields?) -> RenewalInfo.Commitment? {
-    guard let fields else { return nil }
+  func renewalCommitment(_ box: CommitmentBox?) -> RenewalInfo.Commitment? {
+    guard let fields = box?.fields else { return nil }
     return RenewalInfo.Commitment(
       autoRenewStatus: fields.commitmentAutoRenewStatus,
       autoRenewProductID: fields.commitmentAutoRenewProductID.map(ProductID.init(rawValue:)),

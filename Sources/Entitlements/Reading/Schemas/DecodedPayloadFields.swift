@@ -31,7 +31,7 @@ struct DecodedPayloadFields: AppleFields {
   var revocationPercentage: Int?
   var billingPlanType: String?
   var renewalBillingPlanType: String?
-  var commitmentInfo: CommitmentFields?
+  var commitmentInfo: CommitmentBox?
 
   static let fields: [Field<Self>] = [
     .identifier("transactionId", \.transactionID, for: .transaction),
@@ -141,7 +141,7 @@ extension SchemaReader {
         (0...100_000).contains($0) ? $0 : reportedPercentage($0)
       },
       rawBillingPlanType: fields.billingPlanType.take(),
-      commitment: transactionCommitment(fields.commitmentInfo.take()))
+      commitment: fields.commitmentInfo.map { transactionCommitment($0) } ?? nil)
   }
 
   /// A `revocationPercentage` outside 0…100000 (thousandths of a percent), reported: `nil`.
