@@ -60,7 +60,10 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "EntitlementsCLITests",
-      dependencies: ["EntitlementsCLI", "EntitlementsScenarios", "EntitlementsVerification"],
+      dependencies: [
+        "EntitlementsCLI", "EntitlementsScenarios", "EntitlementsTesting",
+        "EntitlementsVerification",
+      ],
       exclude: ["Generated"],
       swiftSettings: strict),
   ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed corpus: one small document of every kind the reader accepts
-(SPEC section 10), made here, in Apple's shapes, and the documents of the shipped scenarios. JWS are built with a fixed fake signature:
-the reader decodes them without verifying, which is what the reading target exercises.
+(SPEC section 10), made here, in Apple's shapes, and the documents of the shipped scenarios.
+JWS made here have a fixed fake signature: the reader decodes them without verifying, which is
+what the reading target exercises.
 
     Fuzz/make-seeds.py OUTPUT_FOLDER
 """

@@ -1,5 +1,6 @@
 import Entitlements
 import EntitlementsScenarios
+import EntitlementsTesting
 import EntitlementsVerification
 import Foundation
 import Testing
@@ -44,18 +45,6 @@ struct Apple2026SignedDocumentTests {
     "apple-2026-model-together",
   ].map { "Scenarios/\($0).json" }
 
-  /// A small seeded generator (SplitMix64): the orders are the same on every run.
-  struct Shuffler: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test(arguments: files)
   func signedDocumentsFoldInAnyOrderToTheScenariosAnswer(file: String) throws {
     let scenario = try Scenario(
@@ -65,7 +54,7 @@ struct Apple2026SignedDocumentTests {
     let documents = try bodies.map { body in try DocumentReader.read(body, verifier: verifier) }
     let expected = scenario.evaluate()
     for seed in 1...5 as ClosedRange<UInt64> {
-      var random = Shuffler(state: seed)
+      var random = SeededRandom(seed: seed)
       // Every document once, some twice, in a shuffled order.
       var order = Array(documents.indices)
       order += order.filter { _ in Bool.random(using: &random) }
