@@ -15,8 +15,8 @@ import EntitlementsScenarios
 ///
 /// ```json
 /// {"diagnostics": 0, "entitlements": [{"entitlement": "premium", "commitment": null,
-///   "entitled": true, "expiredAt": null, "expiresAt": "2025-07-15T10:00:00Z", "gracePeriodEndsAt": null,
-///   "nextProductId": null, "productId": "com.example.monthly", "reason": null,
+///   "entitled": true, "expiredAt": null, "expiresAt": "2025-07-15T10:00:00Z",
+///   "gracePeriodEndsAt": null, "nextProductId": null, "productId": "com.example.monthly", "reason": null,
 ///   "retryEndsAt": null, "state": "active", "transactionId": "2000000123456789",
 ///   "willRenew": true}], "subscriber": "ID"}
 /// ```

@@ -131,10 +131,8 @@ struct Apple2026RulesTests {
   // MARK: - Commitments
 
   static func payment(_ number: Int, of total: Int = 12) -> ReceiptEntry {
-    let start = Instant(millisecondsSince1970: 1_767_225_600_000)  // 2026-01-01
     let month = CalendarPeriod(1, .month)
-    var from = start
-    for _ in 1..<number { from = month.advance(from) }
+    let from = month.advance(instant("2026-01-01"), times: number - 1)
     return ReceiptEntry(
       productID: "yearly.monthly",
       transactionID: TransactionID("\(2_000_000_400_000_000 + number)"),
@@ -170,7 +168,8 @@ struct Apple2026RulesTests {
 
   static let commitments: [CommitmentCase] = [
     .init(
-      payments: 12, renews: false, willRenew: false, nextProduct: "yearly", reasonAfter: .voluntary),
+      payments: 12, renews: false, willRenew: false, nextProduct: "yearly",
+      reasonAfter: .voluntary),
     .init(
       payments: 12, renews: true, willRenew: true, nextProduct: "yearly", reasonAfter: .unknown),
     .init(
@@ -216,23 +215,86 @@ struct Apple2026RulesTests {
   }
 
   /// Turning renewal off during a commitment (DID_CHANGE_RENEWAL_STATUS with
-  /// AUTO_RENEW_DISABLED) is the commitment's: the months left are still billed.
-  @Test func aRenewalStatusNotificationInACommitmentIsTheCommitments() throws {
+  /// AUTO_RENEW_DISABLED) is the commitment's, whatever renewal info came before it: the
+  /// months left are still billed.
+  @Test(arguments: ["2026-10-01T00:00:00Z", "2026-11-20T00:00:00Z", nil] as [String?])
+  func aRenewalStatusNotificationInACommitmentIsTheCommitments(infoSigned: String?) throws {
     let entries = (1...11).map { Self.payment($0) }
-    let signed = "2026-11-20T00:00:00Z"
     let evaluation = Evaluator().evaluate(
       PurchaseHistory(
         entries: entries,
-        renewalInfo: [Self.renewal(commitmentRenews: true, signed: signed)],
+        renewalInfo: infoSigned.map { [Self.renewal(commitmentRenews: true, signed: $0)] } ?? [],
         notifications: [
-          NotificationEvidence(
-            originalTransactionID: "2000000400000001", signedDate: instant(signed),
-            rawType: "DID_CHANGE_RENEWAL_STATUS", rawSubtype: "AUTO_RENEW_DISABLED")
+          Self.notification("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "2026-11-20")
         ]))
     let premium = try #require(evaluation.entitlements.first)
     let status = premium.status(at: instant("2026-11-25"))
     // Payment 12 will be billed: the period renews, though the commitment will not.
-    #expect(status.willRenew == true)
+    #expect(status.willRenew != false)
     #expect(status.commitment?.willRenew == false)
+    // After payment 11, were it the last one known, the lapse is no voluntary one.
+    #expect(premium.status(at: instant("2026-12-01")).reason != .voluntary)
+  }
+
+  static func notification(_ type: String, _ subtype: String?, _ signed: String)
+    -> NotificationEvidence
+  {
+    NotificationEvidence(
+      originalTransactionID: "2000000400000001", signedDate: instant(signed), rawType: type,
+      rawSubtype: subtype)
+  }
+
+  /// A commitment whose renewal was turned off, then a purchase months later: the lapse
+  /// between them is voluntary, as the status after the commitment said.
+  @Test func theLapseAfterACommitmentThatDidNotRenewIsVoluntary() throws {
+    let later = ReceiptEntry(
+      productID: "yearly.monthly", transactionID: "2000000400000100",
+      originalTransactionID: "2000000400000001", purchaseDate: instant("2027-03-01"),
+      expiresDate: instant("2027-04-01"))
+    let premium = try evaluateOne(
+      (1...12).map { Self.payment($0) } + [later],
+      renewalInfo: [Self.renewal(commitmentRenews: false, signed: "2026-11-20T00:00:00Z")])
+    #expect(premium.lapses.map(\.interval) == [interval("2027-01-01", "2027-03-01")])
+    #expect(premium.lapses.map(\.cause) == [.voluntary])
+    #expect(premium.status(at: instant("2027-02-01")).reason == .voluntary)
+  }
+
+  /// What was said of an earlier commitment's renewal says nothing of a later one's.
+  @Test func anEarlierCommitmentsRenewalSaysNothingOfTheNext() throws {
+    let month = CalendarPeriod(1, .month)
+    func payment(_ number: Int, from first: String, ends: String, id: Int) -> ReceiptEntry {
+      let start = month.advance(instant(first), times: number - 1)
+      return ReceiptEntry(
+        productID: "yearly.monthly", transactionID: TransactionID("\(id)"),
+        originalTransactionID: "2000000400000001", purchaseDate: start,
+        expiresDate: month.advance(start), rawBillingPlanType: "MONTHLY",
+        commitment: ReceiptEntry.Commitment(
+          billingPeriodNumber: number, totalBillingPeriods: 12, expiresDate: instant(ends)))
+    }
+    let first = (1...12).map {
+      payment($0, from: "2025-01-01", ends: "2026-01-01", id: 2_000_000_400_000_000 + $0)
+    }
+    let second = (1...12).map {
+      payment($0, from: "2026-03-01", ends: "2027-03-01", id: 2_000_000_400_000_100 + $0)
+    }
+    let premium = try evaluateOne(
+      first + second,
+      renewalInfo: [Self.renewal(commitmentRenews: false, signed: "2025-11-20T00:00:00Z")])
+    let status = premium.status(at: instant("2027-02-15"))
+    #expect(status.commitment?.billingPeriod == 12)
+    #expect(status.commitment?.willRenew == nil)
+    #expect(premium.status(at: instant("2027-03-01")).reason != .voluntary)
+    // The first commitment's lapse, to the second, is voluntary.
+    #expect(premium.lapses.map(\.cause) == [.voluntary])
+  }
+
+  /// Under `endAtCancellation` any refund ends access at its date, and is no revocation
+  /// before it: one after the expiry leaves the time between expired.
+  @Test func aFullRefundAfterTheExpiryUnderEndAtCancellation() throws {
+    let premium = try evaluateOne(
+      [sub("1", "2017-01-01", "2017-02-01", cancelled: "2017-03-01", revocation: "REFUND_FULL")],
+      policy: validPolicy { try Policy(cancellation: .endAtCancellation) })
+    #expect(premium.status(at: instant("2017-02-15")).state == .expired)
+    #expect(premium.status(at: instant("2017-03-01")).state == .revoked)
   }
 }

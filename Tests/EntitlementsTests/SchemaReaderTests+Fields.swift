@@ -188,13 +188,15 @@ extension SchemaReaderTests {
       (#""commitmentInfo": 5"#, "commitmentInfo: expected an object, found a number"),
       (
         #""commitmentInfo": {"billingPeriodNumber": 2}"#,
-        "commitmentInfo: missing billingPeriodNumber or totalBillingPeriods: the commitment is left out"
+        "commitmentInfo: missing billingPeriodNumber or totalBillingPeriods: "
+          + "the commitment is left out"
       ),
       (#""commitmentInfo": null"#, nil),
       (#""revocationPercentage": "half""#, #"revocationPercentage: "half" is not an integer"#),
       (
         #""revocationPercentage": 150000"#,
-        "revocationPercentage: 150000 is not between 0 and 100000 (thousandths of a percent): left out"
+        "revocationPercentage: 150000 is not between 0 and 100000 "
+          + "(thousandths of a percent): left out"
       ),
       (
         #""revocationPercentage": -1"#,

@@ -129,9 +129,11 @@ public struct Evaluator: Sendable {
       let described = records[Self.describedRecord(of: span, in: layout, records)]
       let subscription = entries[described.entryIndex].originalTransactionID
       lastInfo = evidence.current(subscription)
+      let ending = entries[described.entryIndex]
       afterLastPeriod = evidence.statement(
-        about: subscription, from: described.start, before: nil, includingUndated: true
-      ).after(entries[described.entryIndex], current: lastInfo)
+        about: subscription, from: described.start, before: nil, includingUndated: true,
+        commitmentSince: ending.commitmentStart(in: entries)
+      ).after(ending)
     }
     // A subscription whose every entry was voided covers nothing: its renewal info's grace
     // describes no time of this entitlement.

@@ -188,16 +188,19 @@ extension RenewalInfo {
     let products = (a.productID?.rawValue ?? "", a.autoRenewProductID?.rawValue ?? "")
     let others = (b.productID?.rawValue ?? "", b.autoRenewProductID?.rawValue ?? "")
     if products != others { return products < others }
-    let (ours, theirs) = (a.commitment, b.commitment)
-    let plans = (
-      a.rawRenewalBillingPlanType ?? "", key(ours?.autoRenewStatus),
-      ours?.autoRenewProductID?.rawValue ?? "", ours?.rawRenewalBillingPlanType ?? ""
-    )
-    let otherPlans = (
-      b.rawRenewalBillingPlanType ?? "", key(theirs?.autoRenewStatus),
-      theirs?.autoRenewProductID?.rawValue ?? "", theirs?.rawRenewalBillingPlanType ?? ""
-    )
+    // Absent before any value, an empty one included; no commitment before any.
+    func text(_ value: String?) -> String { value.map { "+" + $0 } ?? "" }
+    func plan(_ info: RenewalInfo) -> (Int, String, Int, String, String) {
+      let commitment = info.commitment
+      return (
+        commitment == nil ? 0 : 1, text(info.rawRenewalBillingPlanType),
+        key(commitment?.autoRenewStatus), text(commitment?.autoRenewProductID?.rawValue),
+        text(commitment?.rawRenewalBillingPlanType)
+      )
+    }
+    let (plans, otherPlans) = (plan(a), plan(b))
     if plans != otherPlans { return plans < otherPlans }
+    let (ours, theirs) = (a.commitment, b.commitment)
     return (
       ours?.renewalDate?.millisecondsSince1970 ?? .min, Int64(ours?.renewalPrice ?? .min)
     ) < (theirs?.renewalDate?.millisecondsSince1970 ?? .min, Int64(theirs?.renewalPrice ?? .min))

@@ -5,10 +5,11 @@
 /// and `latest_receipt_info` are merged, or when a restore re-issues a transaction.
 ///
 /// Of two records of one purchase, the one that carries a `cancellation_date` is kept, so a
-/// revocation is never lost as a "duplicate"; otherwise the first in canonical order
+/// revocation is never lost as a "duplicate"; of two revoked at one instant, the one that says
+/// its `revocationType`; otherwise the first in canonical order
 /// (``ReceiptEntry/canonicallyPrecedes(_:_:)``), so input order never changes the answer.
-/// Records of one purchase that disagree on dates or product are reported as
-/// ``Diagnostic/Kind/conflictingDuplicate``.
+/// Records of one purchase that disagree on dates, product, revocation type or commitment are
+/// reported as ``Diagnostic/Kind/conflictingDuplicate``.
 ///
 /// Apple numbers transactions and order lines in time order, so the usual history, in
 /// purchase order, proves in one pass that it is canonical and holds no duplicate: its ids
@@ -236,8 +237,20 @@ enum Deduplication {
           Diagnostic(
             .conflictingDuplicate, transactionID: first.transactionID, field: "revocationType",
             message:
-              "records of one purchase revoked at one instant disagree on how: \(left) vs "
+              "records of one purchase (transactions \(first.transactionID) and "
+              + "\(second.transactionID)) revoked at one instant disagree on how: \(left) vs "
               + "\(right); \(left) was kept"))
+    }
+    if first.commitment != second.commitment, first.commitment != nil, second.commitment != nil {
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .conflictingDuplicate, transactionID: first.transactionID, field: "commitmentInfo",
+            message:
+              "records of one purchase (transactions \(first.transactionID) and "
+              + "\(second.transactionID)) disagree on their commitment: billing period "
+              + "\(first.commitment?.billingPeriodNumber ?? 0) vs "
+              + "\(second.commitment?.billingPeriodNumber ?? 0); one was kept"))
     }
     if first.cancellationDate == nil, second.cancellationDate != nil { return b }
     if first.cancellationDate != nil, first.cancellationDate == second.cancellationDate,

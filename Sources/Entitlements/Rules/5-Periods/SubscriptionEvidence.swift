@@ -141,15 +141,23 @@ struct SubscriptionEvidence {
   /// What the evidence about `subscription` signed at or after `start` (and before `end`,
   /// when given) says. Undated renewal info describes the time after the subscription's last
   /// coverage (the old verifyReceipt meaning): it counts when `includingUndated`.
+  ///
+  /// `commitmentSince`, for the time after a billing period of a commitment, is when that
+  /// commitment began: what was said of the commitment's own renewal from then on counts too
+  /// (a commitment's renewal is turned off in any of its months), and a renewal status
+  /// notification is the commitment's (<doc:Rules>, §5, "Commitments").
   func statement(
     about subscription: OriginalTransactionID, from start: Instant, before end: Instant?,
-    includingUndated: Bool
+    includingUndated: Bool, commitmentSince: Instant? = nil
   ) -> Statement {
     // Most histories date nothing (verifyReceipt's renewal info): a lapse the subscription
     // covers after has no statement then, and no list is searched for it.
-    guard hasDatedEvidence || includingUndated else { return Statement() }
+    guard hasDatedEvidence || includingUndated else {
+      return Statement(inCommitment: commitmentSince != nil)
+    }
+    let earliest = min(start, commitmentSince ?? start)
     func inWindow(_ date: Instant) -> Bool {
-      date >= start && end.map { date < $0 } ?? true
+      date >= earliest && end.map { date < $0 } ?? true
     }
     // Both lists are oldest first (undated infos before dated ones): the dated ones are merged
     // as they are read, with no list of events made; at one instant, a notification comes
@@ -158,7 +166,7 @@ struct SubscriptionEvidence {
     let infos = infos(of: subscription)
     let firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
     let notifications = notifications(of: subscription)
-    var statement = Statement()
+    var statement = Statement(inCommitment: commitmentSince != nil)
     var (nextInfo, nextNotification) = (firstDated, notifications.startIndex)
     while true {
       while nextInfo < infos.endIndex, let date = infos[nextInfo].signedDate, !inWindow(date) {
@@ -173,11 +181,12 @@ struct SubscriptionEvidence {
       let notification =
         nextNotification < notifications.endIndex
         ? notifications[nextNotification].signedDate : nil
+      // Before `start`, only what concerns the commitment's own renewal.
       if let info, notification.map({ info <= $0 }) ?? true {
-        statement.note(infos[nextInfo])
+        statement.note(infos[nextInfo], commitmentOnly: info < start)
         nextInfo += 1
-      } else if notification != nil {
-        statement.note(notifications[nextNotification])
+      } else if let notification {
+        statement.note(notifications[nextNotification], commitmentOnly: notification < start)
         nextNotification += 1
       } else {
         break
@@ -211,19 +220,29 @@ struct Statement: Hashable, Sendable {
   private(set) var unsubscribeDetectedAt: Instant?
   /// When the newest run of billing trouble began.
   private(set) var billingIssueDetectedAt: Instant?
-  /// The newest word on a commitment's own renewal (`commitmentAutoRenewStatus`, or a
-  /// renewal status notification while in a commitment): whether anything renews after its
-  /// last billing period. `nil` outside a commitment.
+  /// Whether the statement is about the time after a billing period of a commitment: a
+  /// renewal status notification is then the commitment's.
+  let inCommitment: Bool
+  /// The newest word on a commitment's own renewal (`commitmentAutoRenewStatus`, or, in a
+  /// commitment, a renewal status notification): whether anything renews after its last
+  /// billing period; `nil` when nothing said.
   private(set) var commitmentRenews: Bool?
   /// When the newest run of "the commitment will not renew" began.
   private(set) var commitmentEndDetectedAt: Instant?
 
-  /// Nothing stated yet.
-  init() {}
+  /// Nothing stated yet; `inCommitment` for the time after a billing period of a commitment.
+  init(inCommitment: Bool = false) {
+    self.inCommitment = inCommitment
+  }
 
-  /// Takes in a renewal info, newer than everything taken in so far.
-  mutating func note(_ info: RenewalInfo) {
+  /// Takes in a renewal info, newer than everything taken in so far; with `commitmentOnly`,
+  /// only what it says of a commitment's own renewal.
+  mutating func note(_ info: RenewalInfo, commitmentOnly: Bool = false) {
     let date = info.signedDate
+    if commitmentOnly {
+      if let renews = info.commitment?.autoRenewStatus { noteCommitmentRenews(renews, at: date) }
+      return
+    }
     if let intent = info.rawExpirationIntent {
       hasIntent = true
       expirationIntent = RenewalInfo.ExpirationIntent(rawValue: intent)
@@ -243,31 +262,29 @@ struct Statement: Hashable, Sendable {
   /// The statement about the time after `entry` (<doc:Rules>, §5, "Commitments"): after the
   /// last billing period of a commitment whose own renewal is off, nothing renews, as if
   /// auto-renew were off from when that was first said; billing goes on through the other
-  /// periods whatever it says. `current`, the subscription's newest renewal info, says
-  /// whether the commitment renews when nothing in the statement's window does.
-  func after(_ entry: ReceiptEntry, current: RenewalInfo? = nil) -> Statement {
-    guard entry.commitment != nil else { return self }
-    var ended = self
-    if ended.commitmentRenews == nil, let renews = current?.commitment?.autoRenewStatus {
-      ended.noteCommitmentRenews(renews, at: current?.signedDate)
-    }
-    guard entry.commitment?.isLastBillingPeriod == true, ended.commitmentRenews == false,
+  /// periods whatever it says.
+  func after(_ entry: ReceiptEntry) -> Statement {
+    guard entry.commitment?.isLastBillingPeriod == true, commitmentRenews == false,
       autoRenews != false
-    else { return ended }
+    else { return self }
+    var ended = self
     ended.autoRenews = false
-    ended.unsubscribeDetectedAt = ended.commitmentEndDetectedAt
+    ended.unsubscribeDetectedAt = commitmentEndDetectedAt
     return ended
   }
 
-  /// Takes in a notification, newer than everything taken in so far.
-  mutating func note(_ notification: NotificationEvidence) {
+  /// Takes in a notification, newer than everything taken in so far; with `commitmentOnly`,
+  /// only what it says of a commitment's own renewal.
+  mutating func note(_ notification: NotificationEvidence, commitmentOnly: Bool = false) {
     let date: Instant? = notification.signedDate
+    if commitmentOnly, !inCommitment { return }
     switch (notification.type, notification.subtype) {
     // In a commitment, turning renewal off or on is the commitment's: billing goes on.
-    case (.didChangeRenewalStatus?, .autoRenewDisabled?) where commitmentRenews != nil:
+    case (.didChangeRenewalStatus?, .autoRenewDisabled?) where inCommitment:
       noteCommitmentRenews(false, at: date)
-    case (.didChangeRenewalStatus?, .autoRenewEnabled?) where commitmentRenews != nil:
+    case (.didChangeRenewalStatus?, .autoRenewEnabled?) where inCommitment:
       noteCommitmentRenews(true, at: date)
+    case _ where commitmentOnly: break
     case (.didChangeRenewalStatus?, .autoRenewDisabled?): noteAutoRenew(false, at: date)
     case (.didChangeRenewalStatus?, .autoRenewEnabled?): noteAutoRenew(true, at: date)
     case (.didFailToRenew?, _), (.gracePeriodExpired?, _): noteBillingRetry(true, at: date)

@@ -3,7 +3,8 @@
 /// 1. `active`: the instant is inside an active period;
 /// 2. `revoked`: the latest purchase at or before it was refunded (reason `refund`, or
 ///    `familySharingRevoked` when every latest purchase was revoked by `FAMILY_REVOKE`); a
-///    prorated refund or a family revocation only from its date on;
+///    refund that ends access at its date (a prorated refund, a family revocation, any refund
+///    under `endAtCancellation`) only from that date on;
 /// 3. `notSubscribed`: no purchase at or before it;
 ///
 /// then, for an instant inside an earlier lapse, `expired` with the lapse's cause; before a
@@ -39,9 +40,9 @@ enum StatusRules {
     while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
       first -= 1
     }
-    // The latest purchases all refunded: revoked (one that ends access at its date, from that
-    // date on). Read in place, not copied out.
-    if coverage[first...latest].allSatisfy({ source[$0.entryIndex].isRevoked(at: instant) }),
+    // The latest purchases all refunded: revoked, a refund the policy voids from the purchase
+    // on, one that ends access at its date from that date on. Read in place, not copied out.
+    if coverage[first...latest].allSatisfy({ Self.isRevoked($0, at: instant) }),
       let revokedAt = source[coverage[first].entryIndex].cancellationDate
     {
       // Family Sharing stopped when every one of them was the family organiser's doing.
@@ -121,6 +122,16 @@ enum StatusRules {
           willRenew: isLast ? timeline.afterLastPeriod?.commitmentRenews : nil,
           renewsInto: isLast ? timeline.renewalInfo?.commitment?.autoRenewProductID : nil)
       })
+  }
+
+  /// Whether the entry of `record` is revoked at `instant`: voided, or refunded at or before it
+  /// (the instant of a revocation belongs to the time after it).
+  private static func isRevoked(_ record: CoverageRecord, at instant: Instant) -> Bool {
+    switch record.disposition {
+    case .refundVoided: true
+    case .refundEndedAt(let at): at <= instant
+    default: false
+    }
   }
 
   /// The index of the last element whose key is at or before `instant`, by binary search over
