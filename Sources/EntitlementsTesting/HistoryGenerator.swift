@@ -248,7 +248,34 @@ public struct HistoryGenerator: Sendable {
       entries.append(entry)
       cursor = max(cursor, purchase + length)
     }
+    markCommitment(in: &entries)
     return (entries, cursor)
+  }
+
+  /// Now and then, the last months of the last subscription are billing periods of a
+  /// commitment (a one-year product paid monthly, Apple's 2026 plan), from one to twelve of
+  /// them, the last one its twelfth or an earlier one. Drawn from the subscription's own
+  /// stream, so that every seed still makes the history it made before commitments existed.
+  private func markCommitment(in entries: inout [ReceiptEntry]) {
+    guard let last = entries.last else { return }
+    var own = SeededRandom(seed: (UInt64(last.transactionID.rawValue) ?? 0) ^ 0x2026)
+    guard own.chance(0.15) else { return }
+    let months = entries.indices.filter {
+      entries[$0].originalTransactionID == last.originalTransactionID
+        && entries[$0].cancellationDate == nil && !entries[$0].isUpgraded
+    }
+    guard !months.isEmpty else { return }
+    let count = min(months.count, own.int(in: 1...12))
+    let lastNumber = own.int(in: count...12)
+    let end =
+      (entries[months[months.count - 1]].expiresDate ?? .distantPast)
+      + .days(Int64(30 * (12 - lastNumber)))
+    for (offset, index) in months.suffix(count).enumerated() {
+      entries[index].rawBillingPlanType = "MONTHLY"
+      entries[index].commitment = ReceiptEntry.Commitment(
+        billingPeriodNumber: lastNumber - count + 1 + offset, totalBillingPeriods: 12,
+        expiresDate: end)
+    }
   }
 
   /// A subscription length: calendar months in production, the guide's table in the sandbox,
@@ -298,8 +325,20 @@ public struct HistoryGenerator: Sendable {
           ? lastExpiry
             + (sandbox ? .minutes(random.int64(in: 1...10)) : .days(random.pick([3, 6, 16, 28])))
           : nil,
-        priceConsentStatus: random.chance(0.1) ? random.chance(0.5) : nil)
+        priceConsentStatus: random.chance(0.1) ? random.chance(0.5) : nil,
+        commitment: commitmentRenewal(of: subscription, in: entries))
     }
+  }
+
+  /// The renewal info's commitment, when the subscription's last entry is a billing period of
+  /// one: whether it renews, drawn from the subscription's own stream.
+  private func commitmentRenewal(
+    of subscription: OriginalTransactionID, in entries: [ReceiptEntry]
+  ) -> RenewalInfo.Commitment? {
+    guard entries.last(where: { $0.originalTransactionID == subscription })?.commitment != nil
+    else { return nil }
+    var own = SeededRandom(seed: (UInt64(subscription.rawValue) ?? 0) ^ 0x2027)
+    return RenewalInfo.Commitment(autoRenewStatus: own.chance(0.6))
   }
 
   /// A release calendar around the history: monthly issues, a few extra, some on one day.

@@ -128,7 +128,11 @@ enum NaiveEngine {
   {
     guard sandbox else { return .days(60) }
     let (sandboxSeconds, nominalDays): (Int64, Int64)
-    switch catalog[entry?.productID ?? ""]?.duration {
+    // A commitment's billing period is a month, whatever the product's duration.
+    let duration =
+      entry?.commitment != nil
+      ? CalendarPeriod(1, .month) : catalog[entry?.productID ?? ""]?.duration
+    switch duration {
     case CalendarPeriod(1, .week): (sandboxSeconds, nominalDays) = (180, 7)
     case CalendarPeriod(1, .year): (sandboxSeconds, nominalDays) = (3600, 365)
     default: (sandboxSeconds, nominalDays) = (300, 30)
@@ -144,8 +148,18 @@ enum NaiveEngine {
       }?.entry
   }
 
-  /// What one renewal info says about the time after its subscription's last coverage.
-  static func cause(from info: RenewalInfo) -> LapseCause {
+  /// Whether `info` says nothing renews after `entry`: it is a commitment's last billing
+  /// period, and the commitment's renewal is off.
+  static func commitmentEnds(_ info: RenewalInfo?, after entry: ReceiptEntry?) -> Bool {
+    guard let number = entry?.commitment?.billingPeriodNumber,
+      let total = entry?.commitment?.totalBillingPeriods
+    else { return false }
+    return number >= total && info?.commitment?.autoRenewStatus == false
+  }
+
+  /// What one renewal info says about the time after its subscription's last coverage, which
+  /// `entry` ends.
+  static func cause(from info: RenewalInfo, after entry: ReceiptEntry?) -> LapseCause {
     if info.isInBillingRetryPeriod == true { return .billingError }
     switch info.rawExpirationIntent {
     case 1: return .voluntary
@@ -155,7 +169,9 @@ enum NaiveEngine {
     case 5: return .unknown
     default:
       if info.priceConsentStatus == false { return .priceIncrease }
-      if info.autoRenewStatus == false { return .voluntary }
+      if info.autoRenewStatus == false || commitmentEnds(info, after: entry) {
+        return .voluntary
+      }
       return .unknown
     }
   }
@@ -179,7 +195,16 @@ enum NaiveEngine {
           coverage.filter { !$0.refunded && $0.entry.originalTransactionID == id }
             .map(\.end).max() == gap.start
         })
-      let causes = renewalInfo.filter { ended.contains($0.originalTransactionID) }.map(cause)
+      let causes = renewalInfo.filter { ended.contains($0.originalTransactionID) }.map { info in
+        // The subscription's coverage that ends where the gap begins: the last bought.
+        let last = coverage.filter {
+          !$0.refunded && $0.entry.originalTransactionID == info.originalTransactionID
+            && $0.end == gap.start
+        }.max {
+          ($0.start, $0.entry.transactionID.rawValue) < ($1.start, $1.entry.transactionID.rawValue)
+        }
+        return cause(from: info, after: last?.entry)
+      }
       let limit = retryWindow(
         after: ending(before, in: coverage), sandbox: sandbox, catalog: catalog)
       if causes.contains(.billingError), gap.length < limit {
@@ -268,7 +293,9 @@ enum NaiveEngine {
       case 2: .billingError
       case 3: .priceIncrease
       case 4: .productUnavailable
-      case nil: info?.autoRenewStatus == false ? .voluntary : .unknown
+      case nil:
+        info?.autoRenewStatus == false || commitmentEnds(info, after: described)
+          ? .voluntary : .unknown
       default: .unknown
       }
     return (.expired, ended.end, reason)
