@@ -127,13 +127,10 @@ public struct Evaluator: Sendable {
     var afterLastPeriod: Statement?
     if !evidence.isEmpty, let span = layout.spans.last {
       let described = records[Self.describedRecord(of: span, in: layout, records)]
-      let subscription = entries[described.entryIndex].originalTransactionID
-      lastInfo = evidence.current(subscription)
       let ending = entries[described.entryIndex]
+      lastInfo = evidence.current(ending.originalTransactionID)
       afterLastPeriod = evidence.statement(
-        about: subscription, from: described.start, before: nil, includingUndated: true,
-        commitmentSince: ending.commitmentStart(in: entries)
-      ).after(ending)
+        after: ending, in: entries, from: described.start, before: nil, includingUndated: true)
     }
     // A subscription whose every entry was voided covers nothing: its renewal info's grace
     // describes no time of this entitlement.

@@ -279,14 +279,11 @@ enum LapseRules {
       var best: LapseCause?
       var exhausted = false
       for ending in endings {
-        let subscription = coverage.entries[ending.entry].originalTransactionID
         let entry = coverage.entries[ending.entry]
+        let subscription = entry.originalTransactionID
         let statement = evidence.statement(
-          about: subscription, from: ending.start, before: gap.end,
-          includingUndated: !coversAgain(subscription, after: period, gapStart: gap.start),
-          commitmentSince: entry.commitment == nil
-            ? nil : entry.commitmentStart(in: coverage.entries)
-        ).after(entry)
+          after: entry, in: coverage.entries, from: ending.start, before: gap.end,
+          includingUndated: !coversAgain(subscription, after: period, gapStart: gap.start))
         let cause = statement.cause(couldBeRecovery: couldBeRecovery)
         guard let rank = Self.rank(cause) else { continue }
         if cause == .billingError, statement.reason == .billingRetryExhausted { exhausted = true }

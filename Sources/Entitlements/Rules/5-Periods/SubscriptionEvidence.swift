@@ -19,7 +19,7 @@
 /// let evidence = SubscriptionEvidence(infos, notifications, diagnostics: &diagnostics)
 /// evidence.current("1000000000000001")?.autoRenewStatus  // the newest renewal info's
 /// evidence.statement(
-///   about: "1000000000000001", from: lastStart, before: nil, includingUndated: true
+///   after: lastEntry, in: entries, from: lastStart, before: nil, includingUndated: true
 /// ).reason  // .voluntary
 /// ```
 struct SubscriptionEvidence {
@@ -136,6 +136,20 @@ struct SubscriptionEvidence {
   /// The newest renewal info of `subscription`: what Apple says of it now.
   func current(_ subscription: OriginalTransactionID) -> RenewalInfo? {
     infos(of: subscription).last
+  }
+
+  /// What the evidence about the subscription of `entry`, whose coverage ends where the time
+  /// asked about begins, says of that time: ``statement(about:from:before:includingUndated:commitmentSince:)``
+  /// from `start` (before `end`), from the first payment among `entries` of the commitment
+  /// `entry` is a billing period of, if any, then ``Statement/after(_:)`` of `entry`.
+  func statement(
+    after entry: ReceiptEntry, in entries: [ReceiptEntry], from start: Instant,
+    before end: Instant?, includingUndated: Bool
+  ) -> Statement {
+    statement(
+      about: entry.originalTransactionID, from: start, before: end,
+      includingUndated: includingUndated, commitmentSince: entry.commitmentStart(in: entries)
+    ).after(entry)
   }
 
   /// What the evidence about `subscription` signed at or after `start` (and before `end`,
