@@ -229,33 +229,33 @@ enum Deduplication {
               + "\(describe(second.purchaseDate)), expires \(describe(first.expiresDate)) vs "
               + "\(describe(second.expiresDate))); one was kept"))
     }
-    if first.cancellationDate != nil, first.cancellationDate == second.cancellationDate,
-      let left = first.rawRevocationType, let right = second.rawRevocationType, left != right
-    {
+    // Apple's 2026 fields: both records say them, differently.
+    func disagree(on field: String, _ what: String) {
       diagnostics.append(
         rare:
           Diagnostic(
-            .conflictingDuplicate, transactionID: first.transactionID, field: "revocationType",
+            .conflictingDuplicate, transactionID: first.transactionID, field: field,
             message:
               "records of one purchase (transactions \(first.transactionID) and "
-              + "\(second.transactionID)) revoked at one instant disagree on how: \(left) vs "
-              + "\(right); \(left) was kept"))
+              + "\(second.transactionID)) \(what)"))
     }
-    if first.commitment != second.commitment, first.commitment != nil, second.commitment != nil {
-      diagnostics.append(
-        rare:
-          Diagnostic(
-            .conflictingDuplicate, transactionID: first.transactionID, field: "commitmentInfo",
-            message:
-              "records of one purchase (transactions \(first.transactionID) and "
-              + "\(second.transactionID)) disagree on their commitment: billing period "
-              + "\(first.commitment?.billingPeriodNumber ?? 0) vs "
-              + "\(second.commitment?.billingPeriodNumber ?? 0); one was kept"))
+    let revokedTogether =
+      first.cancellationDate != nil && first.cancellationDate == second.cancellationDate
+    if revokedTogether, let left = first.rawRevocationType, let right = second.rawRevocationType,
+      left != right
+    {
+      disagree(
+        on: "revocationType",
+        "revoked at one instant disagree on how: \(left) vs \(right); \(left) was kept")
+    }
+    if let left = first.commitment, let right = second.commitment, left != right {
+      disagree(
+        on: "commitmentInfo",
+        "disagree on their commitment: billing period \(left.billingPeriodNumber) vs "
+          + "\(right.billingPeriodNumber); one was kept")
     }
     if first.cancellationDate == nil, second.cancellationDate != nil { return b }
-    if first.cancellationDate != nil, first.cancellationDate == second.cancellationDate,
-      first.rawRevocationType == nil, second.rawRevocationType != nil
-    {
+    if revokedTogether, first.rawRevocationType == nil, second.rawRevocationType != nil {
       return b
     }
     return a
