@@ -143,13 +143,15 @@ extension SchemaReaderTests {
     let info = try Self.read(renewal) { if case .renewal(let r) = $0 { r } else { nil } }
     #expect(info.info?.dated(info.timestamp) == Self.expectedCommitmentRenewal)
 
-    let notification = try Self.read(
-      #"""
+    // A notification carrying both, read alone and inside Get Notification History.
+    let refund = #"""
       {"notificationType": "REFUND", "signedDate": 1773187202000, "data": {
         "signedTransactionInfo": "\#(Self.jws(transaction))",
         "signedRenewalInfo": "\#(Self.jws(renewal))"}}
       """#
-    ) { if case .notificationV2(let n) = $0 { n } else { nil } }
+    let notification = try Self.read(refund) {
+      if case .notificationV2(let n) = $0 { n } else { nil }
+    }
     #expect(notification.entries == [Self.expectedCommitmentEntry])
     #expect(notification.renewalInfo == [Self.expectedCommitmentRenewal])
 
@@ -168,14 +170,8 @@ extension SchemaReaderTests {
     ) { if case .transactionHistory(let p) = $0 { p } else { nil } }
     #expect(page.entries == [Self.expectedCommitmentEntry])
 
-    let signedNotification = Self.jws(
-      #"""
-      {"notificationType": "REFUND", "signedDate": 1773187202000, "data": {
-        "signedTransactionInfo": "\#(Self.jws(transaction))",
-        "signedRenewalInfo": "\#(Self.jws(renewal))"}}
-      """#)
     let history = try Self.read(
-      #"{"hasMore": false, "notificationHistory": [{"signedPayload": "\#(signedNotification)"}]}"#
+      #"{"hasMore": false, "notificationHistory": [{"signedPayload": "\#(Self.jws(refund))"}]}"#
     ) { if case .notificationHistory(let h) = $0 { h } else { nil } }
     #expect(history.entries == [Self.expectedCommitmentEntry])
     #expect(history.renewalInfo == [Self.expectedCommitmentRenewal])
