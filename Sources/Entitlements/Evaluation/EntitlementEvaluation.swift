@@ -20,6 +20,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     let diagnostics: [Diagnostic]
     let unlockAtStart: Int
     let appleStatuses: [AppleStatusReport]
+    let changes: [StatusChange]
 
     init(
       timeline: EntitlementTimeline, windows: [RenewalWindows],
@@ -27,6 +28,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
       appleStatuses: [AppleStatusReport]
     ) {
       self.timeline = timeline
+      self.changes = StatusRules.changes(of: timeline)
       self.windows = windows
       self.continuousSubscriptionStart = continuousSubscriptionStart
       self.diagnostics = diagnostics
@@ -150,6 +152,37 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// - Complexity: O(log n) to find the period or purchase, plus the entries of the period.
   public func status(at instant: Instant) -> EntitlementStatus {
     StatusRules.status(at: instant, of: storage.timeline)
+  }
+
+  /// The status as a function of time: each change of the entitlement's state, reason or
+  /// access, in time order, with the status from it to the next (SPEC §5). Before the first
+  /// change the entitlement is `notSubscribed`; at every instant, the change in force (the
+  /// last at or before it) has the state, reason and access of ``status(at:)``.
+  ///
+  /// ```swift
+  /// magazine.changes.map { "\($0.at) \($0.state)" }
+  /// // ["2017-02-20T08:00:00Z active", "2017-04-20T08:00:00Z expired",
+  /// //  "2017-06-17T08:00:00Z active", "2017-07-17T08:00:00Z expired"]
+  /// ```
+  public var changes: [StatusChange] { storage.changes }
+
+  /// The next change of the status after an instant, if no new document arrives: when a
+  /// backend must look at this entitlement again. `nil` when nothing will change (expired or
+  /// revoked for good, or a lifetime purchase).
+  ///
+  /// ```swift
+  /// let next = premium.nextChange(after: now)
+  /// next?.at     // the period's end: 2025-11-06T05:16:30Z
+  /// next?.state  // .billingRetry, as the renewal info says so far
+  /// ```
+  ///
+  /// - Parameter instant: The instant asked about.
+  /// - Returns: The first change strictly after `instant`, or `nil`.
+  /// - Complexity: O(log n) for n changes.
+  public func nextChange(after instant: Instant) -> StatusChange? {
+    let changes = storage.changes
+    let index = changes.partitionPoint { $0.at > instant }
+    return index < changes.count ? changes[index] : nil
   }
 
   /// Whether the customer has access at an instant: active or in grace period.

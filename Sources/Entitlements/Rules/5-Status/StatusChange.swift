@@ -1,0 +1,44 @@
+/// One change of an entitlement's status (SPEC §5): from ``at`` until the next change, the
+/// entitlement's state, reason and access are those of ``status``.
+///
+/// An entitlement's changes (``EntitlementEvaluation/changes``) are its status as a function of
+/// time: `notSubscribed` before the first, and two consecutive changes always differ in state,
+/// reason or access. The details of an active status (the transaction giving access, its
+/// product, its offer) may move within one change, at a renewal, a crossgrade or the end of a
+/// trial; the state does not.
+///
+/// ```swift
+/// for change in evaluation["magazine"]!.changes {
+///   print(change.at, change.state, change.reason as Any)
+/// }
+/// // 2017-02-20T08:00:00Z active nil
+/// // 2017-04-20T08:00:00Z expired Optional(voluntary)
+/// // 2017-06-17T08:00:00Z active nil
+/// // 2017-07-17T08:00:00Z expired Optional(voluntary)
+/// ```
+public struct StatusChange: Hashable, Sendable {
+  /// The instant of the change: the status holds from it (included) to the next change
+  /// (excluded).
+  public let at: Instant
+  /// The status at ``at``, as ``EntitlementEvaluation/status(at:)`` gives it.
+  public let status: EntitlementStatus
+
+  init(at: Instant, status: EntitlementStatus) {
+    self.at = at
+    self.status = status
+  }
+
+  /// The state from ``at`` to the next change.
+  public var state: EntitlementState { status.state }
+  /// Why the entitlement is expired or revoked, from ``at`` to the next change; `nil` in
+  /// the other states.
+  public var reason: ExpiryReason? { status.reason }
+  /// Whether the customer has access from ``at`` to the next change.
+  public var isEntitled: Bool { status.isEntitled }
+
+  /// Whether two statuses are the same step of the status function: same state, reason and
+  /// access, whatever their details.
+  static func sameStep(_ lhs: EntitlementStatus, _ rhs: EntitlementStatus) -> Bool {
+    lhs.state == rhs.state && lhs.reason == rhs.reason && lhs.isEntitled == rhs.isEntitled
+  }
+}
