@@ -20,7 +20,7 @@ public struct EntitlementEvaluation: Hashable, Sendable {
     let diagnostics: [Diagnostic]
     let unlockAtStart: Int
     let appleStatuses: [AppleStatusReport]
-    let changes: [StatusChange]
+    let changes: [StatusStep]
 
     init(
       timeline: EntitlementTimeline, windows: [RenewalWindows],
@@ -164,7 +164,11 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// // ["2017-02-20T08:00:00Z active", "2017-04-20T08:00:00Z expired",
   /// //  "2017-06-17T08:00:00Z active", "2017-07-17T08:00:00Z expired"]
   /// ```
-  public var changes: [StatusChange] { storage.changes }
+  ///
+  /// - Complexity: O(k log n) for k changes: each change's status is read when asked.
+  public var changes: [StatusChange] {
+    storage.changes.map { StatusChange(at: $0.at, status: status(at: $0.at)) }
+  }
 
   /// The next change of the status after an instant, if no new document arrives: when a
   /// backend must look at this entitlement again. `nil` when nothing will change (expired or
@@ -178,11 +182,12 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   ///
   /// - Parameter instant: The instant asked about.
   /// - Returns: The first change strictly after `instant`, or `nil`.
-  /// - Complexity: O(log n) for n changes.
+  /// - Complexity: O(log n) to find it among the changes, plus ``status(at:)`` at its instant.
   public func nextChange(after instant: Instant) -> StatusChange? {
     let changes = storage.changes
     let index = changes.partitionPoint { $0.at > instant }
-    return index < changes.count ? changes[index] : nil
+    guard index < changes.count else { return nil }
+    return StatusChange(at: changes[index].at, status: status(at: changes[index].at))
   }
 
   /// Whether the customer has access at an instant: active or in grace period.

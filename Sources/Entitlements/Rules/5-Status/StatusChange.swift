@@ -36,9 +36,4 @@ public struct StatusChange: Hashable, Sendable {
   /// Whether the customer has access from ``at`` to the next change.
   public var isEntitled: Bool { status.isEntitled }
 
-  /// Whether two statuses are the same step of the status function: same state, reason and
-  /// access, whatever their details.
-  static func sameStep(_ lhs: EntitlementStatus, _ rhs: EntitlementStatus) -> Bool {
-    lhs.state == rhs.state && lhs.reason == rhs.reason && lhs.isEntitled == rhs.isEntitled
-  }
 }

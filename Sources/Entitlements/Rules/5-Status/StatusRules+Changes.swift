@@ -1,23 +1,28 @@
 extension StatusRules {
-  /// Every change of the status of SPEC §5 over time, in time order (``StatusChange``).
+  /// Every change of the status of SPEC §5 over time, in time order: the instant and the step
+  /// (state, reason, access) of each ``StatusChange``, whose status ``status(at:of:)`` gives.
   ///
-  /// The status is read from ``status(at:of:)``, its single source, at every instant where a
-  /// rule of it can turn: it is constant between them, since each rule compares the instant
-  /// with dates half-open on the right. Those instants are the start and end of each period;
-  /// outside the periods (inside one, the status is `active` whatever else holds), each
-  /// purchase date (rules 2 and 3, the gap before a later purchase) and each instant a refund
-  /// ends access at (rule 2); and after the last period, the end of its grace period (rule 4)
-  /// and of its retry window (rule 5). Instants at ``Instant/distantFuture`` are never reached.
+  /// The step is read from ``decision(at:of:)``, the single source of the status, at every
+  /// instant where a rule of it can turn: it is constant between them, since each rule
+  /// compares the instant with dates half-open on the right. Those instants are the start and
+  /// end of each period; outside the periods (inside one, the status is `active` whatever else
+  /// holds), each purchase date (rules 2 and 3, the gap before a later purchase) and each
+  /// instant a refund ends access at (rule 2); and after the last period, the end of its grace
+  /// period (rule 4) and of its retry window (rule 5). Instants at ``Instant/distantFuture``
+  /// are never reached.
   ///
-  /// - Complexity: O(n + k log k) for n entries and k of those instants outside the periods,
-  ///   plus the entries of each period, read once at its start.
-  static func changes(of timeline: EntitlementTimeline) -> [StatusChange] {
+  /// - Complexity: O(n + k log n) for n entries and k of those instants.
+  static func changes(of timeline: EntitlementTimeline) -> [StatusStep] {
     let periods = timeline.periods
-    var instants: [Instant] = []
-    instants.reserveCapacity(2 * periods.count + 2)
-    for period in periods {
-      instants.append(period.interval.start)
-      instants.append(period.interval.end)
+    // One array: the instants to read the status at, then, in place, the changes among them.
+    var steps: [StatusStep] = []
+    steps.reserveCapacity(2 * periods.count + 2)
+    func consider(_ instant: Instant) {
+      steps.append(StatusStep(at: instant, state: .notSubscribed, reason: nil))
+    }
+    for index in periods.indices {
+      consider(periods[index].interval.start)
+      consider(periods[index].interval.end)
     }
     // Purchase dates and refund dates outside the periods, by one walk over both in order
     // (records are in purchase order; a refund's date is at or after its purchase, so it is
@@ -26,31 +31,44 @@ extension StatusRules {
     let entries = timeline.coverage.entries
     var period = 0
     for record in records {
+      if case .refundEndedAt(let at) = record.disposition, !isInPeriod(at, periods) {
+        consider(at)
+      }
+      // An entry that gives access from its purchase is inside a period there: its entry is
+      // not read (a stacked pass starts after its purchase).
+      if record.hasInterval, record.productType != .nonRenewing { continue }
       guard let purchase = entries[record.entryIndex].purchaseDate else { continue }
       while period < periods.count, periods[period].interval.end <= purchase { period += 1 }
       if period == periods.count || !periods[period].interval.contains(purchase) {
-        instants.append(purchase)
-      }
-      if case .refundEndedAt(let at) = record.disposition, !isInPeriod(at, periods) {
-        instants.append(at)
+        consider(purchase)
       }
     }
-    if let last = periods.last {
-      if let grace = timeline.gracePeriod { instants.append(grace.end) }
-      instants.append(last.interval.end + timeline.billingRetryLimit)
+    if let last = periods.last?.interval.end {
+      if let grace = timeline.gracePeriod { consider(grace.end) }
+      consider(last + timeline.billingRetryLimit)
     }
-    instants.sort()
-    var changes: [StatusChange] = []
-    var current = EntitlementStatus.notSubscribed
-    var previous: Instant?
-    for instant in instants where instant != previous && !instant.isDistantFuture {
-      previous = instant
-      let status = status(at: instant, of: timeline)
-      guard !StatusChange.sameStep(status, current) else { continue }
-      changes.append(StatusChange(at: instant, status: status))
-      current = status
+    // Usually in order already (periods, then their grace and retry window).
+    if !steps.indices.dropFirst().allSatisfy({ steps[$0 - 1].at <= steps[$0].at }) {
+      steps.sort { $0.at < $1.at }
     }
-    return changes
+    var kept = 0
+    var current = StatusStep(at: .distantPast, state: .notSubscribed, reason: nil)
+    for index in steps.indices {
+      let instant = steps[index].at
+      guard !instant.isDistantFuture else { continue }
+      let step: StatusStep
+      switch decision(at: instant, of: timeline) {
+      case .active: step = StatusStep(at: instant, state: .active, reason: nil)
+      case .inactive(let status): step = StatusStep(at: instant, status)
+      }
+      if step.state != current.state || step.reason != current.reason {
+        steps[kept] = step
+        kept += 1
+      }
+      current = step
+    }
+    steps.removeLast(steps.count - kept)
+    return steps
   }
 
   /// Whether `instant` is inside one of `periods` (sorted), by binary search.
@@ -58,5 +76,24 @@ extension StatusRules {
     guard let index = lastIndex(in: periods, atOrBefore: instant, by: { $0.interval.start })
     else { return false }
     return periods[index].interval.contains(instant)
+  }
+}
+
+/// A change of the status function without the status's details: what an evaluation stores
+/// (plain values, 16 bytes), and ``StatusChange`` gives with them.
+struct StatusStep: Hashable, Sendable {
+  /// The instant of the change.
+  let at: Instant
+  /// The state from it.
+  let state: EntitlementState
+  /// The reason from it, when expired or revoked.
+  let reason: ExpiryReason?
+
+  init(at: Instant, state: EntitlementState, reason: ExpiryReason?) {
+    (self.at, self.state, self.reason) = (at, state, reason)
+  }
+
+  init(at: Instant, _ status: EntitlementStatus) {
+    (self.at, state, reason) = (at, status.state, status.reason)
   }
 }

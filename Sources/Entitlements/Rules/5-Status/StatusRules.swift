@@ -20,10 +20,26 @@
 ///    `voluntary` when auto-renew was off, else `unknown` (``Statement/reason``).
 enum StatusRules {
   static func status(at instant: Instant, of timeline: EntitlementTimeline) -> EntitlementStatus {
+    switch decision(at: instant, of: timeline) {
+    case .active(let period): .active(activeStatus(at: instant, periodIndex: period, of: timeline))
+    case .inactive(let status): status
+    }
+  }
+
+  /// Which rule decides the status at an instant: rule 1, inside a period (whose details
+  /// ``status(at:of:)`` then reads), or the status the other rules give.
+  enum Decision {
+    case active(period: Int)
+    case inactive(EntitlementStatus)
+  }
+
+  /// The rules of SPEC §5 in order, first match wins, without the details of an active
+  /// status.
+  static func decision(at instant: Instant, of timeline: EntitlementTimeline) -> Decision {
     let periods = timeline.periods
     let started = lastIndex(in: periods, atOrBefore: instant) { $0.interval.start }
     if let started, periods[started].interval.contains(instant) {
-      return .active(activeStatus(at: instant, periodIndex: started, of: timeline))
+      return .active(period: started)
     }
     // Coverage is in purchase order, entries without a purchase date first.
     let coverage = timeline.coverage.records
@@ -34,7 +50,7 @@ enum StatusRules {
         by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
       let latestDate = source[coverage[latest].entryIndex].purchaseDate
     else {
-      return .notSubscribed
+      return .inactive(.notSubscribed)
     }
     var first = latest
     while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
@@ -49,31 +65,35 @@ enum StatusRules {
       let family = coverage[first...latest].allSatisfy {
         source[$0.entryIndex].revocationType == .familyRevoke
       }
-      return .revoked(
-        transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt,
-        reason: family ? .familySharingRevoked : .refund)
+      return .inactive(
+        .revoked(
+          transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt,
+          reason: family ? .familySharingRevoked : .refund))
     }
-    guard let ended = started else { return .expired(expiredAt: nil, reason: .unknown) }
+    guard let ended = started else { return .inactive(.expired(expiredAt: nil, reason: .unknown)) }
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
-      return .expired(expiredAt: expiry, reason: timeline.lapses[ended].reason)
+      return .inactive(.expired(expiredAt: expiry, reason: timeline.lapses[ended].reason))
     }
     // Renewal info describes the time after the last purchase. Before a later purchase that
     // covers nothing (refunded, invalid), the instant is in a gap it does not describe.
     if latest < coverage.count - 1 {
-      return .expired(expiredAt: expiry, reason: .unknown)
+      return .inactive(.expired(expiredAt: expiry, reason: .unknown))
     }
     let retryEnd = expiry + timeline.billingRetryLimit
     // The grace of any of the entitlement's subscriptions (EntitlementEvaluation.gracePeriod).
     if let grace = timeline.gracePeriod, instant < grace.end {
-      return .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd)
+      return .inactive(
+        .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd))
     }
     if timeline.afterLastPeriod?.inBillingRetry == true {
-      return instant < retryEnd
-        ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
-        : .expired(expiredAt: expiry, reason: .billingRetryExhausted)
+      return .inactive(
+        instant < retryEnd
+          ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
+          : .expired(expiredAt: expiry, reason: .billingRetryExhausted))
     }
-    return .expired(expiredAt: expiry, reason: timeline.afterLastPeriod?.reason ?? .unknown)
+    return .inactive(
+      .expired(expiredAt: expiry, reason: timeline.afterLastPeriod?.reason ?? .unknown))
   }
 
   private static func activeStatus(
