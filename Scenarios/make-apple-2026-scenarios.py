@@ -147,7 +147,12 @@ def scenarios():
             {"at": "2026-01-10T23:59:59.999Z", "state": "active", "entitled": True},
             {"at": "2026-01-11", "state": "revoked", "entitled": False, "reason": "refund"},
             {"at": "2026-02-01", "state": "revoked", "reason": "refund"},
-            {"at": "2026-02-10", "state": "active"}]}
+            {"at": "2026-02-10", "state": "active"},
+            {"changes": [
+                {"at": "2025-12-01", "state": "active", "entitled": True, "reason": None},
+                {"at": "2026-01-11", "state": "revoked", "entitled": False, "reason": "refund"},
+                {"at": "2026-02-10", "state": "active", "entitled": True},
+                {"at": "2026-03-10", "state": "expired", "reason": "unknown"}]}]}
 
     yield "full-refund-voids-by-default", {
         "name": "Full refund (REFUND_FULL): the policy decides, and the default voids the renewal",
@@ -183,7 +188,12 @@ def scenarios():
             {"at": "2026-01-10T23:59:59.999Z", "state": "active", "entitled": True},
             {"at": "2026-01-11", "state": "revoked", "entitled": False,
              "reason": "familySharingRevoked"},
-            {"at": "2026-02-10", "state": "active"}]}
+            {"at": "2026-02-10", "state": "active"},
+            {"changes": [
+                {"at": "2025-12-01", "state": "active"},
+                {"at": "2026-01-11", "state": "revoked", "reason": "familySharingRevoked"},
+                {"at": "2026-02-10", "state": "active"},
+                {"at": "2026-03-10", "state": "expired", "reason": "unknown"}]}]}
 
     products, documents, expect = [], [], []
     for index, (revocation, kind, entitlement, percentage) in enumerate([
@@ -302,7 +312,16 @@ def scenarios():
             {"entitlement": "pro", "at": "2026-12-15", "willRenew": False,
              "commitment": {"billingPeriod": 12, "willRenew": False}},
             {"entitlement": "pro", "at": "2027-01-01", "state": "expired",
-             "reason": "voluntary"}]}
+             "reason": "voluntary"},
+            {"entitlement": "premium", "changes": [
+                {"at": "2025-12-01", "state": "active"},
+                {"at": "2026-01-11", "state": "revoked", "reason": "refund"}]},
+            {"entitlement": "family", "changes": [
+                {"at": "2025-12-01", "state": "active"},
+                {"at": "2026-01-11", "state": "revoked", "reason": "familySharingRevoked"}]},
+            {"entitlement": "pro", "changes": [
+                {"at": "2026-01-01", "state": "active"},
+                {"at": "2027-01-01", "state": "expired", "reason": "voluntary"}]}]}
 
 
 def main():

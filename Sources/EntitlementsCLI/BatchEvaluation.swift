@@ -16,7 +16,8 @@ import EntitlementsScenarios
 /// ```json
 /// {"diagnostics": 0, "entitlements": [{"entitlement": "premium", "commitment": null,
 ///   "entitled": true, "expiredAt": null, "expiresAt": "2025-07-15T10:00:00Z",
-///   "gracePeriodEndsAt": null, "nextProductId": null, "productId": "com.example.monthly", "reason": null,
+///   "gracePeriodEndsAt": null, "nextChangeAt": "2025-07-15T10:00:00Z", "nextProductId": null,
+///   "productId": "com.example.monthly", "reason": null,
 ///   "retryEndsAt": null, "state": "active", "transactionId": "2000000123456789",
 ///   "willRenew": true}], "subscriber": "ID"}
 /// ```
@@ -97,7 +98,9 @@ struct BatchEvaluation: Sendable {
       writer.beginObject()
       writer.key("entitlement")
       writer.string(entitlement.id.rawValue)
-      Explanation.writeMembers(of: entitlement.status(at: at), to: &writer)
+      Explanation.writeMembers(
+        of: entitlement.status(at: at), nextChangeAt: entitlement.nextChange(after: at)?.at,
+        to: &writer)
       writer.endObject()
     }
     writer.endArray()

@@ -82,6 +82,21 @@ extension Explanation {
     writer.endArray()
     writer.key("billingIssueDetectedAt")
     writer.instant(entitlement.billingIssueDetectedAt)
+    writer.key("changes")
+    writer.beginArray()
+    for change in entitlement.changes {
+      writer.beginObject()
+      writer.key("at")
+      writer.instant(change.at)
+      writer.key("entitled")
+      writer.bool(change.isEntitled)
+      writer.key("reason")
+      writer.string(change.reason?.rawValue)
+      writer.key("state")
+      writer.string(change.state.rawValue)
+      writer.endObject()
+    }
+    writer.endArray()
     writer.key("continuousSubscriptionStart")
     writer.instant(entitlement.continuousSubscriptionStart)
     writer.key("gracePeriod")
@@ -141,7 +156,7 @@ extension Explanation {
     }
     writer.endArray()
     writer.key("status")
-    Self.write(status, to: &writer)
+    Self.write(status, nextChangeAt: entitlement.nextChange(after: at)?.at, to: &writer)
     writer.key("unsubscribeDetectedAt")
     writer.instant(entitlement.unsubscribeDetectedAt)
     writer.key("windows")
@@ -165,15 +180,20 @@ extension Explanation {
   }
 
   /// The documented `status` object of an entitlement.
-  package static func write(_ status: EntitlementStatus, to writer: inout JSONWriter) {
+  package static func write(
+    _ status: EntitlementStatus, nextChangeAt: Instant?, to writer: inout JSONWriter
+  ) {
     writer.beginObject()
-    writeMembers(of: status, to: &writer)
+    writeMembers(of: status, nextChangeAt: nextChangeAt, to: &writer)
     writer.endObject()
   }
 
   /// The members of the documented `status` object, in an object the caller opened: the
-  /// `evaluate` command writes them beside the entitlement's id.
-  package static func writeMembers(of status: EntitlementStatus, to writer: inout JSONWriter) {
+  /// `evaluate` command writes them beside the entitlement's id. `nextChangeAt` is the
+  /// instant of the entitlement's next status change (`null` when none).
+  package static func writeMembers(
+    of status: EntitlementStatus, nextChangeAt: Instant?, to writer: inout JSONWriter
+  ) {
     var active: ActiveStatus?
     if case .active(let details) = status { active = details }
     var expiredAt: Instant?
@@ -196,6 +216,8 @@ extension Explanation {
     writer.instant(status.expiresAt)
     writer.key("gracePeriodEndsAt")
     writer.instant(status.gracePeriodEndsAt)
+    writer.key("nextChangeAt")
+    writer.instant(nextChangeAt)
     writer.key("nextProductId")
     writer.string(active?.nextProductID?.rawValue)
     writer.key("productId")

@@ -20,18 +20,30 @@ import Entitlements
 ///       "continuousSubscriptionStart": "…",
 ///       "gracePeriod": null,
 ///       "billingIssueDetectedAt": null, "unsubscribeDetectedAt": "…",
+///       "changes": [ { "at": "…", "state": "active", "entitled": true, "reason": null },
+///                    { "at": "…", "state": "expired", "entitled": false,
+///                      "reason": "voluntary" } ],
 ///       "appleAgreement": [ { "at": "…", "appleStatus": 2, "ours": "expired",
 ///                             "agrees": true } ],
 ///       "status": { "state": "expired", "entitled": false, "expiresAt": null,
 ///                   "expiredAt": "…", "retryEndsAt": null, "gracePeriodEndsAt": null,
 ///                   "reason": "voluntary", "willRenew": null, "productId": null,
-///                   "nextProductId": null, "transactionId": null },
+///                   "nextProductId": null, "transactionId": null, "commitment": null,
+///                   "nextChangeAt": null },
 ///       "readable": [ { "id": "2017-02", "date": "…", "reason": "unlockedAtStart",
 ///                       "because": "…" } ] } ],
 ///   "purchaseEvents": [ { "transactionId": "…", "productId": "…", "purchaseDate": "…" } ],
 ///   "diagnostics": [ { "kind": "…", "transactionId": null, "originalTransactionId": null,
 ///                      "field": "…", "message": "…" } ] }
 /// ```
+///
+/// `changes` is the entitlement's status as a function of time (``EntitlementEvaluation/changes``):
+/// each change's instant and the state, access and reason from it to the next; the
+/// entitlement is `notSubscribed` before the first. `status.nextChangeAt` is the instant of
+/// the next change after `at` (``EntitlementEvaluation/nextChange(after:)``), `null` when
+/// nothing will change without a new document: when to look again. `status.commitment` is
+/// `null` outside a commitment, else `{"billingPeriod", "totalBillingPeriods", "endsAt",
+/// "willRenew", "renewsInto"}` (``ActiveStatus/Commitment``).
 public struct Explanation: Sendable {
   /// The evaluation explained.
   public var evaluation: Evaluation
@@ -106,6 +118,15 @@ public struct Explanation: Sendable {
         revoked = entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
       }
       lines.append("  status: \(Self.describe(status, revoked: revoked))")
+      if let next = entitlement.nextChange(after: at) {
+        lines.append("  next change: \(next.at), \(Self.step(next))")
+      }
+      if !entitlement.changes.isEmpty {
+        lines.append("  changes:")
+        for change in entitlement.changes {
+          lines.append("    \(change.at)  \(Self.step(change))")
+        }
+      }
       lines.append("  periods:")
       for period in entitlement.periods {
         var notes = [period.start.rawValue]
@@ -224,6 +245,11 @@ public struct Explanation: Sendable {
       }
     }
     return text
+  }
+
+  /// A change in words: its state, and its reason when expired or revoked.
+  static func step(_ change: StatusChange) -> String {
+    change.state.rawValue + (change.reason.map { " (\($0.rawValue))" } ?? "")
   }
 
   /// The status in words; a revoked one says how, from `revoked`, its entry, when given.

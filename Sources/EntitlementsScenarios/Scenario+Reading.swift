@@ -32,7 +32,7 @@ extension Scenario {
   static let checkKeys: Set<String> = [
     "entitlement", "periods", "lapses", "at", "state", "entitled", "expiresAt", "retryEndsAt",
     "gracePeriodEndsAt", "reason", "willRenew", "nextProductId", "readable", "diagnostics",
-    "commitment",
+    "commitment", "changes",
   ]
 
   /// Reads a scenario file strictly.
@@ -304,6 +304,22 @@ extension Scenario {
         interval: try interval(value, path: path, file: file, extra: ["cause"]),
         cause: try lapse.oneOf("cause", LapseCause.self))
     }
+    check.changes = try object.array("changes")?.map { value, path throws(ScenarioError) in
+      let change = try StrictObject(
+        value, path: path, file: file, allowed: ["at", "state", "entitled", "reason"])
+      guard let at = try change.instant("at") else { throw change.fail("at", "required") }
+      guard let state = try change.oneOf("state", EntitlementState.self) else {
+        throw change.fail("state", "required")
+      }
+      var reason = ScenarioCheck.ExpectedChange.ExpectedReason.notCompared
+      if change.members["reason"] == JSONValue.null {
+        reason = .none
+      } else if let given = try change.oneOf("reason", ExpiryReason.self) {
+        reason = .reason(given)
+      }
+      return ScenarioCheck.ExpectedChange(
+        at: at, state: state, entitled: try change.bool("entitled"), reason: reason)
+    }
     check.at = try object.instant("at")
     check.state = try object.oneOf("state", EntitlementState.self)
     check.entitled = try object.bool("entitled")
@@ -354,11 +370,12 @@ extension Scenario {
     }
     let compared =
       needsAt.contains(where: \.1) || check.periods != nil || check.lapses != nil
-      || check.readable != nil || check.diagnostics != nil
+      || check.changes != nil || check.readable != nil || check.diagnostics != nil
     guard compared else {
       throw ScenarioError(
         file: file, path: path,
-        message: "checks nothing: give at least one of \"periods\", \"lapses\", \"state\", "
+        message:
+          "checks nothing: give at least one of \"periods\", \"lapses\", \"changes\", \"state\", "
           + "\"entitled\", \"readable\", \"diagnostics\" (Scenarios/README.md, \"Checks\")")
     }
     return check

@@ -27,6 +27,52 @@ public struct ScenarioCheck: Hashable, Sendable {
     }
   }
 
+  /// An expected change of the status (``StatusChange``): its instant and state, and its
+  /// access and reason when given.
+  ///
+  /// ```swift
+  /// // { "at": "2017-04-20T08:00:00Z", "state": "expired", "reason": "voluntary" }
+  /// change.state     // .expired
+  /// change.entitled  // nil: not compared
+  /// ```
+  public struct ExpectedChange: Hashable, Sendable {
+    /// The instant of the change.
+    public var at: Instant
+    /// The state from it.
+    public var state: EntitlementState
+    /// Whether the customer has access from it, compared only when given.
+    public var entitled: Bool?
+    /// The reason from it, compared only when given (`null` gives "none").
+    public var reason: ExpectedReason
+
+    /// Whether and how a change's reason is compared.
+    public enum ExpectedReason: Hashable, Sendable {
+      /// Not given: not compared.
+      case notCompared
+      /// `null`: the change has no reason (active, grace period, billing retry).
+      case none
+      /// The reason expected.
+      case reason(ExpiryReason)
+    }
+
+    /// Creates an expected change.
+    ///
+    /// - Parameters:
+    ///   - at: The instant of the change.
+    ///   - state: The state from it.
+    ///   - entitled: The access from it, if checked.
+    ///   - reason: The reason from it, if checked.
+    public init(
+      at: Instant, state: EntitlementState, entitled: Bool? = nil,
+      reason: ExpectedReason = .notCompared
+    ) {
+      self.at = at
+      self.state = state
+      self.entitled = entitled
+      self.reason = reason
+    }
+  }
+
   /// An expected commitment (``ActiveStatus/Commitment``): the keys given are compared, and
   /// a status outside a commitment fails the check.
   ///
@@ -57,6 +103,9 @@ public struct ScenarioCheck: Hashable, Sendable {
   public var periods: [Interval]?
   /// `lapses`: the exact list of lapses.
   public var lapses: [ExpectedLapse]?
+  /// `changes`: the exact list of the status's changes (``EntitlementEvaluation/changes``),
+  /// each element's `entitled` and `reason` compared where given.
+  public var changes: [ExpectedChange]?
   /// `at`: the instant for the keys below.
   public var at: Instant?
   /// `state`.

@@ -40,7 +40,8 @@ public enum ScenarioRunner {
       expect("diagnostics", String(diagnostics), String(actual))
     }
     let needsEntitlement =
-      check.periods != nil || check.lapses != nil || check.at != nil || check.readable != nil
+      check.periods != nil || check.lapses != nil || check.changes != nil || check.at != nil
+      || check.readable != nil
     guard needsEntitlement else { return failures }
     let entitlement: EntitlementEvaluation
     if let id = check.entitlement {
@@ -73,6 +74,20 @@ public enum ScenarioRunner {
           cause: position < lapses.count && lapses[position].cause == nil ? nil : lapse.cause)
       }
       expect("lapses", describe(lapses), describe(actual))
+    }
+    if let changes = check.changes {
+      // Access and reasons are compared only where the scenario gives them.
+      let actual = entitlement.changes.enumerated().map { position, change in
+        let given = position < changes.count ? changes[position] : nil
+        var reason = ScenarioCheck.ExpectedChange.ExpectedReason.notCompared
+        if given?.reason != .notCompared {
+          reason = change.reason.map { .reason($0) } ?? .none
+        }
+        return ScenarioCheck.ExpectedChange(
+          at: change.at, state: change.state,
+          entitled: given?.entitled == nil ? nil : change.isEntitled, reason: reason)
+      }
+      expect("changes", describe(changes), describe(actual))
     }
     if let at = check.at {
       let status = entitlement.status(at: at)
@@ -139,6 +154,21 @@ public enum ScenarioRunner {
       + lapses.map { lapse in
         "\(describe(lapse.interval.start)) – \(describe(lapse.interval.end))"
           + (lapse.cause.map { " (\($0.rawValue))" } ?? "")
+      }.joined(separator: ", ") + "]"
+  }
+
+  static func describe(_ changes: [ScenarioCheck.ExpectedChange]) -> String {
+    "["
+      + changes.map { change in
+        var notes: [String] = []
+        if let entitled = change.entitled { notes.append(entitled ? "entitled" : "not entitled") }
+        switch change.reason {
+        case .notCompared: break
+        case .none: notes.append("no reason")
+        case .reason(let reason): notes.append(reason.rawValue)
+        }
+        return "\(describe(change.at)) \(change.state.rawValue)"
+          + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
       }.joined(separator: ", ") + "]"
   }
 

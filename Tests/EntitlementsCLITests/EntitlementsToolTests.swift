@@ -47,8 +47,9 @@ struct EntitlementsToolTests {
     #expect(contract.isSubset(of: Set(fields.keys)))
     #expect(
       fields.keys.sorted() == [
-        "appleAgreement", "billingIssueDetectedAt", "continuousSubscriptionStart", "gracePeriod",
-        "id", "lapses", "periods", "readable", "status", "unsubscribeDetectedAt", "windows",
+        "appleAgreement", "billingIssueDetectedAt", "changes", "continuousSubscriptionStart",
+        "gracePeriod", "id", "lapses", "periods", "readable", "status", "unsubscribeDetectedAt",
+        "windows",
       ])
     #expect(magazine["id"] == .string("magazine"))
     #expect(magazine["status"]?["state"] == .string("expired"))
@@ -57,10 +58,31 @@ struct EntitlementsToolTests {
     guard case .object(let status) = magazine["status"] else { return }
     #expect(
       status.keys.sorted() == [
-        "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextProductId",
-        "productId", "reason", "retryEndsAt", "state", "transactionId", "willRenew",
+        "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextChangeAt",
+        "nextProductId", "productId", "reason", "retryEndsAt", "state", "transactionId",
+        "willRenew",
       ])
     #expect(status["commitment"] == .null)
+    // In the lapse of May 10, the next change is the resubscription of June 17.
+    #expect(status["nextChangeAt"] == .string("2017-06-17T08:00:00Z"))
+    // The status as a function of time: the magazine's four changes.
+    guard case .array(let changes) = magazine["changes"] else { return }
+    #expect(
+      changes.map { $0["at"] }
+        == [
+          "2017-02-20T08:00:00Z", "2017-04-20T08:00:00Z", "2017-06-17T08:00:00Z",
+          "2017-07-17T08:00:00Z",
+        ].map { .string($0) })
+    #expect(
+      changes.map { $0["state"] }
+        == ["active", "expired", "active", "expired"].map { .string($0) })
+    #expect(changes.map { $0["entitled"] } == [true, false, true, false].map { .bool($0) })
+    #expect(
+      changes.map { $0["reason"] } == [.null, .string("unknown"), .null, .string("voluntary")])
+    for change in changes {
+      guard case .object(let members) = change else { continue }
+      #expect(members.keys.sorted() == ["at", "entitled", "reason", "state"])
+    }
     guard case .array(let readable) = magazine["readable"] else { return }
     #expect(readable.map { $0["id"] } == ["2017-02", "2017-03", "2017-04"].map { .string($0) })
     #expect(readable.first?["reason"] == .string("unlockedAtStart"))

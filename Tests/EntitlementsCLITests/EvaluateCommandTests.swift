@@ -126,6 +126,21 @@ struct EvaluateCommandTests {
     }
   }
 
+  /// Each entitlement says when its status will next change (issue: the whole status
+  /// function): inside the period, at its end; once expired with nothing after, never (`null`).
+  @Test(arguments: [(1_700_000_000_000 + 86_400_000, true), (1_800_000_000_000, false)])
+  func eachEntitlementSaysWhenItWillNextChange(at: Int64, inside: Bool) throws {
+    let file = try Self.temporary("subscriber.jsonl", Self.line(1))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["evaluate", file, "--at", String(at)])
+    #expect(run.status == 0, "\(run.errors)")
+    let status = try Self.lines(run.output).first?["entitlements"]?[0]
+    // Subscriber 1: two months from 1 700 003 600 000, 30 days each.
+    let end = Instant(millisecondsSince1970: 1_700_003_600_000 + 2 * 2_592_000_000)
+    #expect(status?["state"] == .string(inside ? "active" : "expired"))
+    #expect(status?["nextChangeAt"] == (inside ? .string(end.description) : .null))
+  }
+
   /// Bad lines give an error line naming the line (and the subscriber when it could be read),
   /// the stream goes on, blank lines are skipped and keep their numbers, and the exit status
   /// is 1. An entry the reader drops is counted in `diagnostics`, not an error.

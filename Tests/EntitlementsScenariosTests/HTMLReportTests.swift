@@ -52,9 +52,10 @@ struct HTMLReportTests {
 
   @Test func checksShowExpectedAndActual() throws {
     let page = try Self.report().render()
-    // Guide table 5-1: 8 checks comparing 20 keys, all passing. The failing scenario: its
+    // Guide table 5-1: 9 checks comparing 21 keys, all passing. The failing scenario: its
     // state passes (the one entitlement is active), its diagnostics count fails.
-    #expect(Self.count("<tr class=\"passed\">", in: page) == 21)
+    #expect(Self.count("<tr class=\"passed\">", in: page) == 22)
+    #expect(page.contains("<td class=\"key\">changes</td>"))
     #expect(Self.count("<tr class=\"failed\">", in: page) == 1)
     #expect(page.contains("<td class=\"key\">diagnostics</td><td>0</td><td>1</td>"))
     #expect(page.contains("Problems in the input (1)"))

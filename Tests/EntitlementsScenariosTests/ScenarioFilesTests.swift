@@ -30,3 +30,30 @@ struct ScenarioFilesTests {
     #expect(result.passed, "\(result.failures.map(\.line))")
   }
 }
+
+/// Every at-check of the shipped scenarios, written by hand, agrees with the scenario's status
+/// as a function of time: the change in force at the check's instant has the state, access and
+/// reason the check gives (issue: the whole status function).
+@Suite("Scenario at-checks agree with the changes")
+struct ScenarioChangesTests {
+  @Test(arguments: scenarioFileNames)
+  func atChecksAgreeWithTheChanges(_ name: String) throws {
+    let bytes = Array(try Data(contentsOf: scenariosDirectory.appendingPathComponent(name)))
+    let scenario = try Scenario(json: bytes, file: "Scenarios/\(name)")
+    let evaluation = scenario.evaluate()
+    for check in scenario.checks {
+      guard let at = check.at, check.state != nil || check.entitled != nil || check.reason != nil
+      else { continue }
+      let entitlement = try #require(
+        check.entitlement.map { evaluation[$0] } ?? evaluation.entitlements.first,
+        "\(name): no entitlement for the check at \(at)")
+      let inForce = entitlement.changes.last { $0.at <= at }
+      let state = inForce?.state ?? .notSubscribed
+      if let expected = check.state { #expect(state == expected, "\(name) at \(at)") }
+      if let expected = check.entitled {
+        #expect((inForce?.isEntitled ?? false) == expected, "\(name) at \(at)")
+      }
+      if let expected = check.reason { #expect(inForce?.reason == expected, "\(name) at \(at)") }
+    }
+  }
+}

@@ -107,6 +107,24 @@ struct ScenarioReadingTests {
         #"f.json: expect[0].readable[0]: "a" is not the id of a release (the scenario has no releases)"#
     ),
     .init(
+      name: "a change without state",
+      json: #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01"}]}]}"#,
+      error: "f.json: expect[0].changes[0].state: required"),
+    .init(
+      name: "a change without instant",
+      json: #"{"name": "x", "expect": [{"changes": [{"state": "active"}]}]}"#,
+      error: "f.json: expect[0].changes[0].at: required"),
+    .init(
+      name: "a change with an unknown reason",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "expired", "reason": "bored"}]}]}"#,
+      error: #"f.json: expect[0].changes[0].reason: "bored" is not one of "voluntary""#),
+    .init(
+      name: "a typo in a change",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "sate": "active"}]}]}"#,
+      error: #"f.json: expect[0].changes[0].sate: unknown key (did you mean "state"?)"#),
+    .init(
       name: "product listed twice",
       json:
         #"{"name": "x", "products": [{"id": "p", "type": "consumable"}, {"id": "p", "type": "consumable"}], "expect": []}"#,
@@ -233,6 +251,51 @@ struct ScenarioReadingTests {
         "expect[1].periods: expected [2017-01-01T00:00:00Z – never], got "
           + "[2017-01-01T00:00:00Z – 2017-02-01T00:00:00Z]",
       ])
+  }
+
+  /// `changes` compares the whole list; `entitled` and `reason` where given (`null`: none).
+  @Test(
+    arguments: [
+      (
+        #"[{"at": "2017-01-01", "state": "active"}, {"at": "2017-02-01", "state": "expired"}]"#,
+        nil
+      ),
+      (
+        #"[{"at": "2017-01-01", "state": "active", "entitled": true, "reason": null}, {"at": "2017-02-01", "state": "expired", "entitled": false, "reason": "voluntary"}]"#,
+        nil
+      ),
+      (
+        #"[{"at": "2017-01-01", "state": "active"}]"#,
+        "expect[0].changes: expected [2017-01-01T00:00:00Z active], got "
+          + "[2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired (voluntary)]"
+      ),
+      (
+        #"[{"at": "2017-01-01", "state": "active"}, {"at": "2017-02-01", "state": "expired", "reason": "unknown"}]"#,
+        "expect[0].changes: expected [2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired "
+          + "(unknown)], got [2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired (voluntary)]"
+      ),
+      (
+        #"[{"at": "2017-01-01", "state": "active"}, {"at": "2017-02-01", "state": "expired", "reason": null}]"#,
+        "expect[0].changes: expected [2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired "
+          + "(no reason)], got [2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired (voluntary)]"
+      ),
+      (
+        #"[{"at": "2017-01-01", "state": "active", "entitled": false}, {"at": "2017-02-01T00:00:00.001Z", "state": "expired"}]"#,
+        "expect[0].changes: expected [2017-01-01T00:00:00Z active (not entitled), "
+          + "2017-02-01T00:00:00.001Z expired], got [2017-01-01T00:00:00Z active (entitled), "
+          + "2017-02-01T00:00:00Z expired]"
+      ),
+    ] as [(String, String?)])
+  func changesCompareTheWholeList(changes: String, failure: String?) throws {
+    let json = #"""
+      {"name": "changes", "transactions": [{"product_id": "m", "transaction_id": "1",
+         "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "pendingRenewalInfo": [{"original_transaction_id": "1", "auto_renew_status": "0",
+         "expiration_intent": "1"}],
+       "expect": [{"changes": \#(changes)}]}
+      """#
+    let result = ScenarioRunner.run(try Scenario(json: Array(json.utf8), file: "f.json"))
+    #expect(result.failures.map(\.line) == (failure.map { [$0] } ?? []))
   }
 
   @Test func aCheckWithoutEntitlementNeedsExactlyOne() throws {
