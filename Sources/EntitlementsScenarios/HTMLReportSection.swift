@@ -139,14 +139,19 @@ public struct HTMLReportSection: Hashable, Sendable {
   }
 
   /// "magazine at Jul 17, 2017 08:00 UTC: Expired since Jul 17, 2017 08:00 UTC (customer
-  /// cancelled)".
+  /// cancelled)", and "; next change Aug 1, 2017 00:00 UTC: expired (voluntary)" when the
+  /// status will change.
   static func statuses(_ explanation: Explanation) -> [String] {
     let at = TimelineDateFormat(explanation.at).full
     return explanation.evaluation.entitlements.map { entitlement in
       let words = TimelineWords.status(entitlement.status(at: explanation.at)) {
         TimelineDateFormat($0).full
       }
-      return "\(entitlement.id) at \(at): \(words.first ?? "")"
+      // When the status will change next, with no new document (StatusChange).
+      let next = entitlement.nextChange(after: explanation.at).map { change in
+        "; next change \(TimelineDateFormat(change.at).full): \(Explanation.step(change))"
+      }
+      return "\(entitlement.id) at \(at): \(words.first ?? "")\(next ?? "")"
     }
   }
 }

@@ -16,7 +16,43 @@ extension TimelineDrawing {
     drawCommitments(entitlement, layout: layout)
     drawStruck(entitlement, layout: layout)
     drawWindows(entitlement, layout: layout)
+    drawChanges(entitlement, layout: layout)
     drawReleases(entitlement, layout: layout)
+  }
+
+  /// A diamond on the bars' lower edge at each change of the status, in the colour of the
+  /// state it starts, its tooltip the instant and the status from it (``StatusChange``).
+  private mutating func drawChanges(
+    _ entitlement: EntitlementEvaluation, layout: TimelineBandLayout
+  ) {
+    for change in entitlement.changes where isVisible(change.at) {
+      legend.insert(.change)
+      let title =
+        "\(date(change.at)): \(change.state.rawValue)"
+        + (change.reason.map { " (\($0.rawValue))" } ?? "")
+        + (change.isEntitled ? ", access" : ", no access")
+      front.append(
+        Self.changeMark(
+          x: x(change.at), y: layout.barBottom, fill: Self.color(of: change.state), title: title))
+    }
+  }
+
+  /// The colour of a state's change mark.
+  static func color(of state: EntitlementState) -> String {
+    switch state {
+    case .active: Palette.active
+    case .gracePeriod: Palette.graceText
+    case .billingRetry: Palette.retry
+    case .expired, .notSubscribed: Palette.lapse
+    case .revoked: Palette.refund
+    }
+  }
+
+  /// A change mark: a diamond with a white edge, so that it reads on a bar and beside one.
+  static func changeMark(x: Double, y: Double, fill: String, title: String? = nil) -> String {
+    SVGElements.polygon(
+      [(x, y - 4.5), (x + 4.5, y), (x, y + 4.5), (x - 4.5, y)], fill: fill, stroke: "white",
+      title: title)
   }
 
   private mutating func drawHeader(_ entitlement: EntitlementEvaluation, layout: TimelineBandLayout)

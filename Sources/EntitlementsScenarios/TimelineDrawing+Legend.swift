@@ -33,6 +33,7 @@ extension TimelineDrawing {
     case .commitment: "a commitment's monthly payments"
     case .grace: "grace period (access)"
     case .retry: "billing retry (no access)"
+    case .change: "status change (its state's colour)"
     case .readable: "release readable"
     case .missed: "release missed"
     case .upcoming: "not yet released"
@@ -75,6 +76,8 @@ extension TimelineDrawing {
       return SVGElements.circle(x: x + 8, y: y, radius: 5, fill: Palette.lapse)
         + SVGElements.line(x + 5.5, y - 2.5, x + 10.5, y + 2.5, stroke: "white", width: 1.5)
         + SVGElements.line(x + 5.5, y + 2.5, x + 10.5, y - 2.5, stroke: "white", width: 1.5)
+    case .change:
+      return TimelineDrawing.changeMark(x: x + 8, y: y, fill: Palette.lapse)
     case .upcoming:
       return SVGElements.circle(
         x: x + 8, y: y, radius: 5, fill: "white", stroke: Palette.upcoming, dash: "2,1.5")

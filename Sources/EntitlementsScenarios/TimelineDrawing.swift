@@ -42,6 +42,7 @@ struct TimelineDrawing {
     case commitment
     case grace
     case retry
+    case change
     case readable
     case missed
     case upcoming

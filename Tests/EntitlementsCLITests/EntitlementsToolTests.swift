@@ -298,7 +298,18 @@ struct EntitlementsToolTests {
         "owned since 2017-03-01T00:00:00Z  (restart; 1 entry)",
         "com.example.lifetime (non-consumable)",
       ],
-      excludes: ["never", "will not renew", "windows around"]),
+      excludes: ["never", "will not renew", "windows around", "next change"]),
+    .init(
+      name: "the changes are listed, and the next one said",
+      file: "guide-table-5-1-magazine-voluntary-lapse.json", at: "2017-05-10",
+      includes: [
+        "  next change: 2017-06-17T08:00:00Z, active\n  changes:\n"
+          + "    2017-02-20T08:00:00Z  active\n"
+          + "    2017-04-20T08:00:00Z  expired (unknown)\n"
+          + "    2017-06-17T08:00:00Z  active\n"
+          + "    2017-07-17T08:00:00Z  expired (voluntary)\n  periods:"
+      ],
+      excludes: []),
   ]
 
   /// A scenario (inline JSON) of one month ending on 2017-04-20, with the fields of its

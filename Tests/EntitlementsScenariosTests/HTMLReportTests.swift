@@ -50,6 +50,21 @@ struct HTMLReportTests {
     #expect(page.contains("<a href=\"#section-3\">broken.json</a></p>"))
   }
 
+  /// Each change of the status is marked on the timeline, with its instant and state in its
+  /// tooltip, and the section says when the status will next change.
+  @Test func changesAreMarkedAndTheNextOneSaid() throws {
+    let page = try Self.report().render()
+    // The magazine's four changes, and the failing scenario's two.
+    #expect(Self.count(": active, access</title>", in: page) == 3)
+    #expect(page.contains(": expired (unknown), no access</title>"))
+    #expect(page.contains(": expired (voluntary), no access</title>"))
+    #expect(page.contains(">status change (its state's colour)</text>"))
+    // At Jan 15 the failing scenario's entitlement is active until Feb 1; the magazine, expired
+    // on Jul 17, will not change again.
+    #expect(page.contains("; next change Feb 1, 2017: expired (unknown)"))
+    #expect(Self.count("; next change", in: page) == 1)
+  }
+
   @Test func checksShowExpectedAndActual() throws {
     let page = try Self.report().render()
     // Guide table 5-1: 9 checks comparing 21 keys, all passing. The failing scenario: its
