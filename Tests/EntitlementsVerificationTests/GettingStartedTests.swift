@@ -100,6 +100,29 @@ extension EntitlementService {
   }
 }
 
+extension EntitlementService {
+  /// The endpoint Apple POSTs notifications to, when the backend reacts to them: verifies the
+  /// body, folds it into the subscription's record, evaluates before and after, and compares
+  /// at `now`, the instant it arrived.
+  ///
+  /// - Returns: The entitlements whose status or past the notification changed, and when the
+  ///   subscription's status will next change if nothing else arrives: store it, and evaluate
+  ///   again then.
+  mutating func receiveNotification(_ body: [UInt8], at now: Instant) throws(ReadError) -> (
+    changed: [EntitlementComparison], lookAgainAt: Instant?
+  ) {
+    guard case .notificationV2(let notification) = try verifiedDocument(body),
+      let subscription = notification.originalTransactionID
+    else { return ([], nil) }
+    let before = evaluator.evaluate(try record(of: subscription).history)
+    keep(body, for: subscription)
+    let after = evaluator.evaluate(try record(of: subscription).history)
+    let comparison = EvaluationComparison(before: before, after: after, at: now)
+    let next = after.entitlements.compactMap { $0.nextChange(after: now)?.at }.min()
+    return (comparison.changed, next)
+  }
+}
+
 // The article's flow, run on a notification signed by the chain of `Generated/generate.py`:
 // a DID_RENEW for com.example.app in production, its transaction from 2025-10-01T11:59:00Z to
 // 2025-10-31T12:00:00Z, auto-renew on.
@@ -185,6 +208,36 @@ struct GettingStartedTests {
       other
         == Access(
           isEntitled: false, state: .notSubscribed, expiresAt: nil, willRenew: nil, periods: []))
+  }
+
+  /// The article's reacting handler: a first notification unlocks and says when to look
+  /// again; the same notification again changes nothing; a tampered one is refused.
+  @Test func theHandlerSaysWhatChangedAndWhenToLookAgain() throws {
+    var service = try Self.makeService()
+    let body = Self.body(try Self.signedPayload())
+    let now = try Instant(parsing: "2025-10-15T09:30:00Z")
+    let end = try Instant(parsing: "2025-10-31T12:00:00Z")
+
+    let first = try service.receiveNotification(body, at: now)
+    #expect(first.changed.map(\.id) == ["premium"])
+    #expect(first.changed.first?.before == .notSubscribed)
+    #expect(first.changed.first?.after.state == .active)
+    #expect(first.changed.first?.after.isEntitled == true)
+    #expect(first.changed.first?.statusChanged == true)
+    // The period began on Oct 1, before the notification arrived: the past changed too.
+    #expect(first.changed.first?.pastChanged == true)
+    #expect(first.lookAgainAt == end)
+
+    let again = try service.receiveNotification(body, at: now)
+    #expect(again.changed.isEmpty)
+    #expect(again.lookAgainAt == end)
+    #expect(service.stored["2000000000000001"]?.count == 2)
+
+    #expect(throws: ReadError.self) {
+      _ = try service.receiveNotification(
+        Self.body(try Self.forged(try Self.signedPayload())), at: now)
+    }
+    #expect(service.stored["2000000000000001"]?.count == 2)
   }
 
   /// What is kept is the body; the record rebuilt from it, unverified, is the record of the
