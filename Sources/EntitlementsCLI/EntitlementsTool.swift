@@ -23,7 +23,8 @@ public enum EntitlementsTool {
     public var output = ""
     /// Standard error.
     public var errors = ""
-    /// The exit status: 0 success, 1 failed checks, 2 bad usage or unreadable input.
+    /// The exit status: 0 success, 1 failed checks (or lines, or signatures), 2 unreadable
+    /// input or a refused signature, 64 bad usage.
     public var status: Int32 = 0
   }
 
@@ -41,7 +42,7 @@ public enum EntitlementsTool {
       command = try CommandLineArguments.parse(arguments)
     } catch {
       run.errors = error.description + "\n"
-      run.status = 2
+      run.status = CommandLineArguments.usageExitStatus
       return run
     }
     switch command {

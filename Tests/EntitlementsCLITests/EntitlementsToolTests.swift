@@ -369,12 +369,12 @@ struct EntitlementsToolTests {
     #expect(!passing.output.contains("problem"))
   }
 
-  @Test func unreadableInputExitsWithTwo() {
+  @Test func unreadableInputExitsWithTwoAndBadUsageWith64() {
     let missing = EntitlementsTool.run(["explain", "/nonexistent/file.json"])
     #expect(missing.status == 2)
     #expect(missing.errors.hasPrefix("/nonexistent/file.json: cannot read"))
     let usage = EntitlementsTool.run(["explain"])
-    #expect(usage.status == 2)
+    #expect(usage.status == 64)
     #expect(usage.errors.contains("usage: entitlements explain FILE"))
   }
 }
@@ -452,9 +452,9 @@ struct EndToEndTests {
     #expect(output.contains("typo.json: expectd: unknown key"))
   }
 
-  @Test func badUsageGoesToStandardErrorWithTwo() throws {
+  @Test func badUsageGoesToStandardErrorWith64() throws {
     let (output, errors, status) = try Self.run(["frobnicate"])
-    #expect(status == 2)
+    #expect(status == 64)
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("error: unknown subcommand 'frobnicate'"))
   }
