@@ -60,7 +60,7 @@ public enum EntitlementsTool {
         write(report.render(), to: html, &run)
       }
     case .explain(let files, let catalog, let at, let json, let html, let verify):
-      var verifier: SignedDataVerifier?
+      var verifier: AppStoreSignatureVerifier?
       if let verify {
         guard let made = VerifyCommand.verifier(verify, &run) else { return run }
         verifier = made

@@ -64,7 +64,7 @@ public struct VerifyOptions: Hashable, Sendable {
 enum VerifyCommand {
   /// The verifier the options describe, or `nil` (exit status 2) when a root cannot be read.
   static func verifier(_ options: VerifyOptions, _ run: inout EntitlementsTool.Run)
-    -> SignedDataVerifier?
+    -> AppStoreSignatureVerifier?
   {
     var roots: [TrustedRoot] = []
     for file in options.roots {
@@ -76,7 +76,7 @@ enum VerifyCommand {
         return nil
       }
     }
-    return SignedDataVerifier(
+    return AppStoreSignatureVerifier(
       trustedRoots: roots.isEmpty ? [.appleRootCAG3] : roots, bundleId: options.bundleId,
       environment: options.environment, validAt: options.at)
   }
@@ -113,7 +113,7 @@ enum VerifyCommand {
 
   /// Verifies one JWS and the JWS nested in its payload.
   private static func check(
-    _ jws: String, at location: String, _ verifier: SignedDataVerifier, _ verified: inout Int,
+    _ jws: String, at location: String, _ verifier: AppStoreSignatureVerifier, _ verified: inout Int,
     _ failed: inout Int, _ run: inout EntitlementsTool.Run, depth: Int = 0
   ) {
     var payload: [UInt8]?

@@ -21,7 +21,7 @@ public enum SignatureVerificationError: Error, Hashable, Sendable, CustomStringC
   /// not a P-256 key (step 1).
   case unexpectedAlgorithm(String)
   /// `x5c` does not hold exactly three certificates: leaf, intermediate, root (step 1; one
-  /// certificate is accepted only from Xcode, see ``SignedDataVerifier``).
+  /// certificate is accepted only from Xcode, see ``AppStoreSignatureVerifier``).
   case invalidChainLength(Int)
   /// The last certificate is not a trusted root (step 2).
   case untrustedRoot
@@ -49,7 +49,7 @@ public enum SignatureVerificationError: Error, Hashable, Sendable, CustomStringC
   case appAppleIdMismatch(expected: Int64, found: Int64?)
   /// The payload's environment is not the expected one (step 6).
   case environmentMismatch(expected: StoreEnvironment, found: String?)
-  /// A JWS nested in a notification failed (``SignedDataVerifier/verifyNotification(_:)``):
+  /// A JWS nested in a notification failed (``AppStoreSignatureVerifier/verifyNotification(_:)``):
   /// its JSON path (`data.signedTransactionInfo`) and why.
   indirect case nested(jsonPath: String, SignatureVerificationError)
 

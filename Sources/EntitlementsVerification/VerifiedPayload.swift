@@ -26,7 +26,7 @@ public struct VerifiedPayload: Hashable, Sendable {
   /// Whether the payload is a notification (it has `notificationType`).
   public var isNotification: Bool
   /// A notification's nested `data.signedTransactionInfo`, not verified by this call
-  /// (``SignedDataVerifier/verifyNotification(_:)`` verifies it).
+  /// (``AppStoreSignatureVerifier/verifyNotification(_:)`` verifies it).
   public var signedTransactionInfo: String?
   /// A notification's nested `data.signedRenewalInfo`, likewise.
   public var signedRenewalInfo: String?

@@ -130,7 +130,7 @@ enum VerificationBench {
     return (Double(rounds * notifications.count) / time, jwsCount, source)
   }
 
-  static func notifications() -> (SignedDataVerifier, [String], String)? {
+  static func notifications() -> (AppStoreSignatureVerifier, [String], String)? {
     let fixtures =
       ProcessInfo.processInfo.environment["ENTITLEMENTS_FIXTURES"] ?? "../shared/fixtures"
     let file = "\(fixtures)/notifications_v2/session-pro-backend/documents.json"
@@ -139,7 +139,7 @@ enum VerificationBench {
       let list = root["notifications"] as? [[String: Any]]
     {
       let jws = list.compactMap { $0["jws"] as? String }
-      let verifier = SignedDataVerifier(
+      let verifier = AppStoreSignatureVerifier(
         bundleId: "com.loki-project.loki-messenger", environment: .sandbox)
       return (
         verifier, jws,
@@ -157,7 +157,7 @@ enum VerificationBench {
         $0["method"] as? String == "notification" && $0["expect"] as? String == "verified"
       })?["jws"] as? String
     else { return nil }
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [trusted], bundleId: "com.example.app", environment: .production,
       appAppleId: 1234)
     return (verifier, [notification], "the generated notification (\(generated))")

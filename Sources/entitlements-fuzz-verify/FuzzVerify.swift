@@ -1,5 +1,5 @@
 // A fuzz target for the verifier of Apple's signed data (issue 25): its parsers on any bytes,
-// and whole JWS through SignedDataVerifier, past the chain: besides Apple's root it trusts the
+// and whole JWS through AppStoreSignatureVerifier, past the chain: besides Apple's root it trusts the
 // project's generated test root (Tests/EntitlementsVerificationTests/Generated/root.der), so
 // the generated JWS seeded into the corpus reach the signature, the validity, the claims and
 // the chain cache, and libFuzzer mutates from there.
@@ -40,12 +40,12 @@ let generatedRoot: TrustedRoot = {
 
 /// Apple's root and the generated one, no claims expected: every step of SPEC §11 runs but
 /// the claims' comparisons.
-let verifier = SignedDataVerifier(
+let verifier = AppStoreSignatureVerifier(
   trustedRoots: [.appleRootCAG3, generatedRoot], bundleId: nil, environment: nil)
 
 /// The same roots, expecting the generated production payloads' claims: the comparisons run
 /// too (and refuse the sandbox payloads).
-let expectingVerifier = SignedDataVerifier(
+let expectingVerifier = AppStoreSignatureVerifier(
   trustedRoots: [.appleRootCAG3, generatedRoot], bundleId: "com.example.app",
   environment: .production, appAppleId: 1234)
 
@@ -67,7 +67,7 @@ let seedsThatVerify: Set<[UInt8]> = {
 /// `(r, n − s)` also verifies, as Wycheproof says it must; a mutation finding it by chance
 /// would be reported here, and that is a negation modulo a 256-bit order, not a byte change.)
 func exercise(_ bytes: [UInt8]) {
-  SignedDataVerifier._exerciseParsers(bytes)
+  AppStoreSignatureVerifier._exerciseParsers(bytes)
   let text = String(decoding: bytes, as: UTF8.self)
   for checking in [verifier, expectingVerifier] {
     let verified = (try? checking.verify(text)) != nil

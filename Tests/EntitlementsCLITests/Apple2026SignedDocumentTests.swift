@@ -28,13 +28,13 @@ struct Apple2026SignedDocumentTests {
     }
   }()
 
-  static let verifier: SignedDataVerifier? = {
+  static let verifier: AppStoreSignatureVerifier? = {
     let url = repositoryRoot.appendingPathComponent(
       "Tests/EntitlementsVerificationTests/Generated/root.der")
     guard let der = try? Data(contentsOf: url),
       let root = try? TrustedRoot(derRepresentation: Array(der))
     else { return nil }
-    return SignedDataVerifier(
+    return AppStoreSignatureVerifier(
       trustedRoots: [root], bundleId: "com.example.app", environment: nil, appAppleId: nil)
   }()
 

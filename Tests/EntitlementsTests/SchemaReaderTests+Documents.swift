@@ -148,11 +148,11 @@ extension SchemaReaderTests {
     #"SubscriptionStatusesResponse"#,
     #"SubscriptionStatusesResponse; data[0]: expected an object, found a number: left out"#,
     #"SubscriptionStatusesResponse"#,
-    #"NotificationHistoryResponse; notificationHistory[0].signedPayload: missing: the notification is left out"#,
-    #"NotificationHistoryResponse"#,
-    #"NotificationHistoryResponse; notificationHistory[0].signedPayload.notificationType: NEW is a notification type this version does not know: read as carrying no evidence"#,
-    #"NotificationHistoryResponse"#,
-    #"NotificationHistoryResponse; notificationHistory: expected an array of notifications"#,
+    #"NotificationHistoryPage; notificationHistory[0].signedPayload: missing: the notification is left out"#,
+    #"NotificationHistoryPage"#,
+    #"NotificationHistoryPage; notificationHistory[0].signedPayload.notificationType: NEW is a notification type this version does not know: read as carrying no evidence"#,
+    #"NotificationHistoryPage"#,
+    #"NotificationHistoryPage; notificationHistory: expected an array of notifications"#,
     #"AppStoreTransaction"#,
     #"error: unrecognized document: none of notificationType, notification_type, signedTransactions, notificationHistory, data, status, receipt, latest_receipt_info, transactionId, originalTransactionId"#,
     #"error: not JSON: at byte 0: expected a value"#,
@@ -244,7 +244,7 @@ extension SchemaReaderTests {
     "AppStoreRenewalInfo", "AppStoreTransaction", "AppStoreRenewalInfo", "ServerNotification",
     "ServerNotification", "TransactionHistoryResponse", "TransactionHistoryResponse",
     "SubscriptionStatusesResponse", "SubscriptionStatusesResponse", "ServerNotification",
-    "NotificationHistoryResponse",
+    "NotificationHistoryPage",
   ]
 
   /// Every document has its outcome or its kind (`zip` would drop the documents past the

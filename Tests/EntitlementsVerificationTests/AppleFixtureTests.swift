@@ -53,7 +53,7 @@ struct AppleFixtureTests {
   @Test(arguments: documents)
   func everyJWSVerifiesAgainstApplesRoot(_ document: Document) throws {
     let root = try JSONSerialization.jsonObject(with: SharedData.fixture(document.file))
-    let verifier = SignedDataVerifier(bundleId: document.bundleId, environment: .sandbox)
+    let verifier = AppStoreSignatureVerifier(bundleId: document.bundleId, environment: .sandbox)
     var verified = 0
     var nestedVerified = 0
     var failures: [String] = []
@@ -142,16 +142,16 @@ struct AppleFixtureTests {
     let jws = try Self.jws(name)
     let carried = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
     #expect(carried.fingerprint == Self.mocks[name])
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: try Self.testCA(), bundleId: "com.example", environment: .sandbox)
     let payload = try verifier.verify(jws)
     #expect(payload.environment == .sandbox)
     let otherCertificate = try Self.testCA().filter { $0.fingerprint != Self.mocks[name] }
     #expect(otherCertificate.count == 1)
-    let other = SignedDataVerifier(
+    let other = AppStoreSignatureVerifier(
       trustedRoots: otherCertificate, bundleId: "com.example", environment: .sandbox)
     #expect(throws: SignatureVerificationError.untrustedRoot) { try other.verify(jws) }
-    let apple = SignedDataVerifier(bundleId: "com.example", environment: .sandbox)
+    let apple = AppStoreSignatureVerifier(bundleId: "com.example", environment: .sandbox)
     #expect(throws: SignatureVerificationError.untrustedRoot) { try apple.verify(jws) }
   }
 
@@ -163,9 +163,9 @@ struct AppleFixtureTests {
   @Test func theMockNotificationsAppAppleIdIsChecked() throws {
     let jws = try Self.jws("apple-asl-python__mock_testNotification.jws")
     func verifier(_ environment: StoreEnvironment, _ appAppleId: Int64) throws
-      -> SignedDataVerifier
+      -> AppStoreSignatureVerifier
     {
-      SignedDataVerifier(
+      AppStoreSignatureVerifier(
         trustedRoots: try Self.testCA(), bundleId: "com.example", environment: environment,
         appAppleId: appAppleId)
     }
@@ -197,7 +197,7 @@ struct AppleFixtureTests {
     let signature = base64URL([UInt8](repeating: 1, count: 64))
     let jws = [base64URL(header.utf8), base64URL(payload.utf8), signature].joined(separator: ".")
     for environment in [StoreEnvironment.production, .sandbox, nil] {
-      let verifier = SignedDataVerifier(
+      let verifier = AppStoreSignatureVerifier(
         trustedRoots: [.appleRootCAG3], bundleId: nil, environment: environment)
       #expect(throws: SignatureVerificationError.invalidChainLength(1)) {
         try verifier.verify(jws)
@@ -217,11 +217,11 @@ struct AppleFixtureTests {
   func xcodePayloadsVerifyOnlyAgainstTheirOwnCertificate(_ name: String) throws {
     let jws = try Self.jws(name)
     for environment in [StoreEnvironment.production, .sandbox, .xcode] {
-      let apple = SignedDataVerifier(bundleId: nil, environment: environment)
+      let apple = AppStoreSignatureVerifier(bundleId: nil, environment: environment)
       #expect(throws: SignatureVerificationError.invalidChainLength(1)) { try apple.verify(jws) }
     }
     let xcodeCertificate = try TrustedRoot(derRepresentation: Self.lastCertificate(of: jws))
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [xcodeCertificate, .appleRootCAG3],
       bundleId: "com.example.naturelab.backyardbirds.example", environment: .xcode)
     #expect(verifier.trustedRoots == [xcodeCertificate])

@@ -11,8 +11,8 @@ struct ChainCacheTests {
     try #require(GeneratedChainTests.cases.first { $0.name == name }).jws
   }
 
-  static func verifier() throws -> SignedDataVerifier {
-    SignedDataVerifier(
+  static func verifier() throws -> AppStoreSignatureVerifier {
+    AppStoreSignatureVerifier(
       trustedRoots: [try GeneratedChainTests.root("root")], bundleId: nil, environment: nil)
   }
 
@@ -40,7 +40,7 @@ struct ChainCacheTests {
   /// A signature that verifies keeps its header, even when a later step refuses the payload:
   /// the header is the signer's.
   @Test func aVerifiedSignatureKeepsItsHeaderWhateverTheClaims() throws {
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [try GeneratedChainTests.root("root")], bundleId: "com.example.app",
       environment: .production)
     #expect(throws: SignatureVerificationError.self) {

@@ -48,8 +48,8 @@ struct GeneratedChainTests {
     return try TrustedRoot(derRepresentation: Array(der))
   }
 
-  static func verifier(for test: Case) throws -> SignedDataVerifier {
-    SignedDataVerifier(
+  static func verifier(for test: Case) throws -> AppStoreSignatureVerifier {
+    AppStoreSignatureVerifier(
       trustedRoots: try test.roots.map(root), bundleId: test.bundleId,
       environment: test.environment.flatMap { StoreEnvironment(rawValue: $0) },
       appAppleId: test.appAppleId,
@@ -119,7 +119,7 @@ struct GeneratedChainTests {
     let verifying = Self.cases.filter { !$0.isNotification && $0.roots == ["root"] }
       .filter { $0.bundleId == "com.example.app" && $0.environment == "Sandbox" }
       .filter { $0.validAt == nil }
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [try Self.root("root")], bundleId: "com.example.app", environment: .sandbox)
     let outcomes = await withTaskGroup(of: [String].self) { group in
       for _ in 0..<4 {

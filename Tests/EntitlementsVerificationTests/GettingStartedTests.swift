@@ -24,7 +24,7 @@ struct Access: Hashable, Sendable {
 /// A backend's App Store side: it verifies what Apple sends, keeps it per subscription, and
 /// answers from what it kept.
 struct EntitlementService {
-  let verifier: SignedDataVerifier
+  let verifier: AppStoreSignatureVerifier
   let evaluator: Evaluator
   /// Every verified body, as received, by subscription: a database table in production.
   var stored: [OriginalTransactionID: [[UInt8]]] = [:]
@@ -131,7 +131,7 @@ extension EntitlementService {
 struct GettingStartedTests {
   /// The article's set-up, trusting the generated root where production trusts Apple's.
   static func makeService() throws -> EntitlementService {
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [try GeneratedChainTests.root("root")],  // the article: Apple's, by default
       bundleId: "com.example.app", environment: .production, appAppleId: 1234)
     let evaluator = Evaluator(
@@ -282,19 +282,19 @@ struct GettingStartedTests {
   /// or app refuses the notification too. Each refusal names the JWS and the step.
   @Test func otherVerifiersRefuseIt() throws {
     let root = try GeneratedChainTests.root("root")
-    let refusals: [(verifier: SignedDataVerifier, step: String)] = [
+    let refusals: [(verifier: AppStoreSignatureVerifier, step: String)] = [
       (
-        SignedDataVerifier(
+        AppStoreSignatureVerifier(
           bundleId: "com.example.app", environment: .production, appAppleId: 1234),
         "untrustedRoot"
       ),
       (
-        SignedDataVerifier(
+        AppStoreSignatureVerifier(
           trustedRoots: [root], bundleId: "com.example.app", environment: .sandbox),
         "environmentMismatch"
       ),
       (
-        SignedDataVerifier(
+        AppStoreSignatureVerifier(
           trustedRoots: [root], bundleId: "com.example.other", environment: .production,
           appAppleId: 1234),
         "bundleMismatch"
@@ -325,7 +325,7 @@ struct GettingStartedTests {
       GeneratedChainTests.cases.first { $0.name == "a transaction under the Apple-shaped chain" }
     ).jws
     var service = EntitlementService(
-      verifier: SignedDataVerifier(
+      verifier: AppStoreSignatureVerifier(
         trustedRoots: [try GeneratedChainTests.root("root")], bundleId: "com.example.app",
         environment: .sandbox),
       evaluator: Evaluator())

@@ -55,8 +55,8 @@ struct MutatedCorpusTests {
     var generator = SplitMix64(seed: seed)
     let (generated, roots) = Self.generated()
     let real = Self.real()
-    let appleVerifier = SignedDataVerifier(bundleId: nil, environment: nil)
-    let ourVerifier = SignedDataVerifier(trustedRoots: roots, bundleId: nil, environment: nil)
+    let appleVerifier = AppStoreSignatureVerifier(bundleId: nil, environment: nil)
+    let ourVerifier = AppStoreSignatureVerifier(trustedRoots: roots, bundleId: nil, environment: nil)
     let inputs = generated.map { ($0, ourVerifier) } + real.map { ($0, appleVerifier) }
     #expect(!inputs.isEmpty)
     var refused = 0
@@ -111,7 +111,7 @@ struct MutatedCorpusTests {
   }
 }
 
-extension SignedDataVerifier {
+extension AppStoreSignatureVerifier {
   /// A notification with its nested JWS, or any other payload.
   func verifyNotificationOrPayload(_ jws: String) throws(SignatureVerificationError) {
     let payload = try verify(jws)

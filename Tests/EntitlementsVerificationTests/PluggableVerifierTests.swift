@@ -21,7 +21,7 @@ struct PluggableVerifierTests {
   /// Ours, with a revocation check of the caller's added on top (what "let the caller add
   /// OCSP" looks like).
   struct RevocationChecking: SignedPayloadVerifier {
-    var inner: SignedDataVerifier
+    var inner: AppStoreSignatureVerifier
     var revokedLeaves: Set<[UInt8]>
     struct Revoked: Error {}
 
@@ -47,7 +47,7 @@ struct PluggableVerifierTests {
     let rootText = try #require((file?["roots"] as? [String: String])?["root"])
     let root = try TrustedRoot(
       derRepresentation: Array(try #require(Data(base64Encoded: rootText))))
-    let ours = SignedDataVerifier(
+    let ours = AppStoreSignatureVerifier(
       trustedRoots: [root], bundleId: "com.example.app", environment: .sandbox)
 
     #expect(Self.read(jws, with: FixedVerifier(accepted: jws)) == #"{"ok":true}"#)

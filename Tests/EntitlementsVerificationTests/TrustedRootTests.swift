@@ -59,12 +59,12 @@ struct TrustedRootTests {
       GeneratedChainTests.cases.first { $0.name == "a transaction under the Apple-shaped chain" })
     let root = try #require(TrustedRoot(fingerprint: hashlib))
     #expect(try GeneratedChainTests.root("root") == root)
-    let verifier = SignedDataVerifier(
+    let verifier = AppStoreSignatureVerifier(
       trustedRoots: [root], bundleId: "com.example.app", environment: .sandbox)
     #expect(try verifier.verify(good.jws).bundleId == "com.example.app")
     let changed = String(hashlib.dropLast()) + (hashlib.hasSuffix("0") ? "1" : "0")
     let other = try #require(TrustedRoot(fingerprint: changed))
-    let refusing = SignedDataVerifier(
+    let refusing = AppStoreSignatureVerifier(
       trustedRoots: [other], bundleId: "com.example.app", environment: .sandbox)
     #expect(throws: SignatureVerificationError.untrustedRoot) { try refusing.verify(good.jws) }
   }

@@ -14,8 +14,8 @@ struct VerifyingReaderTests {
     try #require(GeneratedChainTests.cases.first { $0.name == name }, "no case \(name)")
   }
 
-  static func verifier(_ environment: StoreEnvironment) throws -> SignedDataVerifier {
-    SignedDataVerifier(
+  static func verifier(_ environment: StoreEnvironment) throws -> AppStoreSignatureVerifier {
+    AppStoreSignatureVerifier(
       trustedRoots: [try GeneratedChainTests.root("root")], bundleId: "com.example.app",
       environment: environment, appAppleId: 1234)
   }
@@ -168,7 +168,7 @@ struct VerifyingReaderTests {
     ]
     let verifier = try Self.verifier(.sandbox)
     for body in bodies {
-      for reader in [verifier, nil] as [SignedDataVerifier?] {
+      for reader in [verifier, nil] as [AppStoreSignatureVerifier?] {
         do throws(ReadError) {
           let document = try DocumentReader.read(Self.bytes(body), verifier: reader)
           Issue.record("read as \(document): \(body)")

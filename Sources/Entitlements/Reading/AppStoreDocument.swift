@@ -27,7 +27,7 @@ public enum AppStoreDocument: PurchaseDocument, Hashable {
   /// Get All Subscription Statuses.
   case subscriptionStatuses(SubscriptionStatusesResponse)
   /// A page of Get Notification History.
-  case notificationHistory(NotificationHistoryResponse)
+  case notificationHistory(NotificationHistoryPage)
 
   /// The document, as the shape every kind shares.
   public var document: any PurchaseDocument {

@@ -7,7 +7,7 @@
 /// | ``ServerNotification`` (v2, decoded) | `notificationType` |
 /// | ``StatusUpdateNotification`` (v1) | `notification_type` |
 /// | ``TransactionHistoryResponse`` | `signedTransactions` |
-/// | ``NotificationHistoryResponse`` | `notificationHistory` |
+/// | ``NotificationHistoryPage`` | `notificationHistory` |
 /// | ``SubscriptionStatusesResponse`` | `data`, an array of subscription groups |
 /// | ``VerifyReceiptResponse`` | `status`, `receipt` or `latest_receipt_info` |
 /// | ``AppStoreTransaction`` | `transactionId` |
@@ -15,7 +15,7 @@
 ///
 /// Without a verifier, signed payloads are decoded and **not verified**: anyone can forge
 /// one. Give a ``SignedPayloadVerifier`` (the `EntitlementsVerification` library's
-/// `SignedDataVerifier`, or your own) and every JWS of the document, nested ones included, is
+/// `AppStoreSignatureVerifier`, or your own) and every JWS of the document, nested ones included, is
 /// verified before it is read; a refusal is ``ReadError/signatureRejected(path:reason:)``
 /// naming the JWS's JSON path.
 ///

@@ -1,7 +1,7 @@
 /// Verifies a compact JWS before the reader trusts its payload (SPEC §11).
 ///
 /// The `Entitlements` library reads documents and holds no cryptography: a verifier is given
-/// to it. The `EntitlementsVerification` library's `SignedDataVerifier` is one, in pure Swift;
+/// to it. The `EntitlementsVerification` library's `AppStoreSignatureVerifier` is one, in pure Swift;
 /// a backend that already verifies with CryptoKit or swift-crypto conforms its own type.
 ///
 /// A verifier checks everything about one JWS that makes its payload trustworthy: the

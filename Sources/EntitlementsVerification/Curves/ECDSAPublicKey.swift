@@ -1,6 +1,6 @@
 /// An ECDSA public key on P-256 or P-384, verifying signatures in pure Swift.
 ///
-/// The building block of ``SignedDataVerifier``, public for callers who verify other ECDSA
+/// The building block of ``AppStoreSignatureVerifier``, public for callers who verify other ECDSA
 /// signatures (and for the benchmark). Keys are checked when made: coordinates below the field
 /// prime, the point on the curve. Signatures are read strictly: raw `r ‖ s` of exactly twice
 /// the curve's size, or DER with minimal lengths and integers and nothing after; `r` and `s`

@@ -5,7 +5,7 @@
 /// `[−2^(w−1), 2^(w−1)]`; window `i` of the table holds `j·2^(w·i)·P` for `j` in
 /// `1…2^(w−1)`, affine, so that `k·P = Σ ±table[i][|dᵢ|]` costs one mixed addition per non-zero
 /// digit and no doubling. The generator's tables are built once per process; a leaf
-/// certificate's key gets one when its chain is cached (``SignedDataVerifier``), since every
+/// certificate's key gets one when its chain is cached (``AppStoreSignatureVerifier``), since every
 /// payload of an app is signed by the same key.
 ///
 /// - Complexity: Building: `windowCount·2^(w−1)` additions and one inversion. Use: at most

@@ -138,9 +138,9 @@ extension SchemaReader {
 
   /// A page of Get Notification History.
   mutating func notificationHistory(_ fields: inout DocumentFields, diagnosticsFrom start: Int)
-    -> NotificationHistoryResponse
+    -> NotificationHistoryPage
   {
-    NotificationHistoryResponse(
+    NotificationHistoryPage(
       notificationPayloads: fields.notificationHistory, hasMore: fields.hasMore,
       paginationToken: fields.paginationToken.take(), diagnostics: diagnostics(from: start))
   }

@@ -24,7 +24,7 @@ struct DocumentFields: AppleFields {
   var unifiedReceipt: UnifiedReceiptFields?
   // The App Store Server API's pages: Get Transaction History (`HistoryResponse`), Get All
   // Subscription Statuses (`StatusResponse`), Get Notification History
-  // (`NotificationHistoryResponse`).
+  // (`NotificationHistoryPage`).
   var signedTransactions: [AppStoreTransaction] = []
   var notificationHistory: [ServerNotification] = []
   var hasMore: Bool?

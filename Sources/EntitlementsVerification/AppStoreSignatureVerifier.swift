@@ -1,7 +1,7 @@
 import Entitlements
 
 /// Verifies Apple's signed data — transactions, renewal info, notifications — in pure Swift,
-/// as SPEC §11 says and Apple's own `SignedDataVerifier` does.
+/// as SPEC §11 says and Apple's own `SignedDataVerifier` (App Store Server Library) does.
 ///
 /// For one compact JWS, in order: the header (`alg` ES256, `x5c` of leaf, intermediate, root);
 /// the root trusted (by default Apple Root CA - G3, pinned by fingerprint); each certificate
@@ -13,8 +13,8 @@ import Entitlements
 /// (``SignatureVerificationError``).
 ///
 /// ```swift
-/// let verifier = SignedDataVerifier(bundleId: "com.example", environment: .production,
-///                                   appAppleId: 1_234_567_890)
+/// let verifier = AppStoreSignatureVerifier(bundleId: "com.example", environment: .production,
+///                                          appAppleId: 1_234_567_890)
 /// let transaction = try verifier.verify(signedTransactionInfo)
 /// transaction.payload  // the JSON bytes, trusted
 /// let notification = try verifier.verifyNotification(signedPayload)  // nested JWS too
@@ -41,7 +41,7 @@ import Entitlements
 ///   checks are on; that needs the network, out of reach of a pure library. A caller who wants
 ///   it can query OCSP for ``VerifiedPayload/certificateChain`` itself, or plug its own
 ///   `SignedPayloadVerifier`.
-public struct SignedDataVerifier: SignedPayloadVerifier {
+public struct AppStoreSignatureVerifier: SignedPayloadVerifier {
   /// The roots a chain may end in. For the Xcode and LocalTesting environments, Apple's root
   /// is left out.
   public let trustedRoots: [TrustedRoot]
@@ -60,8 +60,8 @@ public struct SignedDataVerifier: SignedPayloadVerifier {
   /// A verifier.
   ///
   /// ```swift
-  /// SignedDataVerifier(bundleId: "com.example", environment: .sandbox)
-  /// SignedDataVerifier(
+  /// AppStoreSignatureVerifier(bundleId: "com.example", environment: .sandbox)
+  /// AppStoreSignatureVerifier(
   ///   trustedRoots: [try TrustedRoot(derRepresentation: xcodeCertificate)],
   ///   bundleId: "com.example", environment: .xcode)
   /// ```

@@ -5,7 +5,7 @@
 /// case .notificationHistory(let page) = try DocumentReader.read(body)
 /// page.notificationPayloads.map(\.rawNotificationType)  // ["DID_RENEW", "EXPIRED", …]
 /// ```
-public struct NotificationHistoryResponse: PurchaseDocument, Hashable {
+public struct NotificationHistoryPage: PurchaseDocument, Hashable {
   /// The notifications, read from `notificationHistory[].signedPayload`.
   public var notificationPayloads: [ServerNotification]
   /// `hasMore`: whether another page follows.

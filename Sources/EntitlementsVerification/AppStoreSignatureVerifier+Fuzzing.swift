@@ -1,11 +1,11 @@
-extension SignedDataVerifier {
+extension AppStoreSignatureVerifier {
   /// Runs every parser of the verifier on `bytes`, as a JWS header's JSON, a payload's JSON, a
   /// certificate, a DER signature and base64 of both alphabets: for the fuzz target
   /// (`Sources/entitlements-fuzz-verify`), which must reach the payload's parser without a
   /// valid signature. Nothing here may trap.
   ///
   /// ```swift
-  /// SignedDataVerifier._exerciseParsers(Array("{\"alg\":\"ES256\"}".utf8))
+  /// AppStoreSignatureVerifier._exerciseParsers(Array("{\"alg\":\"ES256\"}".utf8))
   /// ```
   ///
   /// - Parameter bytes: Any bytes.
