@@ -310,7 +310,7 @@ public enum EntitlementsTool {
       for (file, contents) in contents.prefix(files.count) {
         let bytes = JSONFile.withoutByteOrderMark(contents)
         do {
-          for document in try DocumentReader.readAll(bytes, verifier: verifier) {
+          for document in try DocumentReader.readAll(bytes, optionalVerifier: verifier) {
             record.fold(document)
           }
         } catch {

@@ -113,7 +113,8 @@ enum VerifyCommand {
 
   /// Verifies one JWS and the JWS nested in its payload.
   private static func check(
-    _ jws: String, at location: String, _ verifier: AppStoreSignatureVerifier, _ verified: inout Int,
+    _ jws: String, at location: String, _ verifier: AppStoreSignatureVerifier,
+    _ verified: inout Int,
     _ failed: inout Int, _ run: inout EntitlementsTool.Run, depth: Int = 0
   ) {
     var payload: [UInt8]?
@@ -126,7 +127,7 @@ enum VerifyCommand {
       run.output +=
         "\(error.step)  \(location): \(error.description.dropFirst(error.step.count + 2))\n"
       // Its nested JWS are still checked, each on its own.
-      payload = try? JWS.payload(of: jws)
+      payload = try? JWS.unverifiedPayload(of: jws)
     }
     guard depth < 2, let payload, let value = try? JSONValue(parsing: payload) else { return }
     for (path, nested) in signedStrings(in: value) {

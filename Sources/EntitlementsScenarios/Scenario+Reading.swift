@@ -71,7 +71,7 @@ extension Scenario {
       for (document, path) in try top.array(key) ?? [] {
         do {
           if case .string(let compact) = document {
-            record.fold(try DocumentReader.read(Array(compact.utf8)))
+            record.fold(try DocumentReader.readUnverified(Array(compact.utf8)))
           } else {
             record.fold(try DocumentReader.read(value: document))
           }

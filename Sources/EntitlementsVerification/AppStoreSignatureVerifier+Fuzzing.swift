@@ -9,7 +9,7 @@ extension AppStoreSignatureVerifier {
   /// ```
   ///
   /// - Parameter bytes: Any bytes.
-  public static func _exerciseParsers(_ bytes: [UInt8]) {
+  package static func _exerciseParsers(_ bytes: [UInt8]) {
     _ = try? JWSHeader(json: bytes)
     _ = try? PayloadClaims(json: bytes)
     if let certificate = try? Certificate(der: bytes), let key = certificate.publicKey {

@@ -69,7 +69,7 @@ enum Inputs {
   /// read.
   static func read(_ document: [UInt8]) -> PurchaseHistory {
     do {
-      return try VerifyReceiptResponse(json: document).history
+      return try VerifyReceiptResponse(unverifiedJSON: document).history
     } catch {
       fatalError("entitlements-bench: a generated receipt does not read: \(error)")
     }

@@ -265,7 +265,7 @@ struct VerifyCommandTests {
     // The attack: a genuine JWS whose payload says it expires in 2099, signature kept.
     let good = try #require(Self.generated.cases["a transaction under the Apple-shaped chain"])
     let parts = good.split(separator: ".").map(String.init)
-    let payload = try JWS.payload(of: good)
+    let payload = try JWS.unverifiedPayload(of: good)
     var object = try #require(JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
     object["expiresDate"] = 4_070_908_800_000
     let forgedPayload = try JSONSerialization.data(withJSONObject: object)

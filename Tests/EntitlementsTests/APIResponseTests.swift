@@ -68,14 +68,14 @@ struct APIResponseTests {
     var results = Set<SubscriberRecord>()
     for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0, 1, 2]] {
       var record = SubscriberRecord()
-      for index in order { record.fold(try DocumentReader.read(pages[index])) }
+      for index in order { record.fold(try DocumentReader.readUnverified(pages[index])) }
       results.insert(record)
     }
     #expect(results.count == 1)
     let record = try #require(results.first)
     #expect(record.history.entries.count == 4)
     #expect(record.history.environment == .sandbox)
-    guard case .transactionHistory(let first) = try DocumentReader.read(pages[0]) else {
+    guard case .transactionHistory(let first) = try DocumentReader.readUnverified(pages[0]) else {
       Issue.record("not read as a history page")
       return
     }
@@ -98,7 +98,7 @@ struct APIResponseTests {
           "signedRenewalInfo": "\(Self.renewal(signed: signed, retry: true, grace: expiry + 6 * Self.day))"}]}]}
       """.utf8)
     Self.expectReadConsistently(body)
-    let document = try DocumentReader.read(body)
+    let document = try DocumentReader.readUnverified(body)
     guard case .subscriptionStatuses(let response) = document else {
       Issue.record("read as \(document)")
       return
@@ -146,8 +146,8 @@ struct APIResponseTests {
          "sendAttempts": [{"attemptDate": \(expiry + 2000), "sendAttemptResult": "SUCCESS"}]}]}
       """.utf8)
     Self.expectReadConsistently(regular)
-    #expect(try DocumentReader.read(regular).diagnostics.isEmpty)
-    let document = try DocumentReader.read(body)
+    #expect(try DocumentReader.readUnverified(regular).diagnostics.isEmpty)
+    let document = try DocumentReader.readUnverified(body)
     guard case .notificationHistory(let page) = document else {
       Issue.record("read as \(document)")
       return
@@ -168,7 +168,7 @@ struct APIResponseTests {
     let body = Array(
       #"{"notificationType": "SOMETHING_NEW", "signedDate": 1750000000000, "data": {"status": 1}}"#
         .utf8)
-    let document = try DocumentReader.read(body)
+    let document = try DocumentReader.readUnverified(body)
     #expect(document.diagnostics.map(\.field) == ["notificationType"])
     #expect(document.notifications.isEmpty)
   }
@@ -195,7 +195,7 @@ struct APIResponseTests {
     ]
     for (name, body, field) in bodies {
       Self.expectReadConsistently(body)
-      let document = try DocumentReader.read(body)
+      let document = try DocumentReader.readUnverified(body)
       #expect(document.diagnostics.map(\.field) == [field], "\(name)")
       #expect(
         document.diagnostics.first?.message.contains("SOMETHING_NEW is a subtype") == true,
@@ -212,7 +212,7 @@ struct APIResponseTests {
     }
     // A known subtype gives no diagnostic.
     let known = payload.replacingOccurrences(of: "SOMETHING_NEW", with: "VOLUNTARY")
-    #expect(try DocumentReader.read(Array(known.utf8)).diagnostics.isEmpty)
+    #expect(try DocumentReader.readUnverified(Array(known.utf8)).diagnostics.isEmpty)
   }
 }
 
@@ -229,7 +229,7 @@ struct NotificationTypeTests {
          "originalTransactionId": "2000000000000001", "productId": "p",
          "purchaseDate": 1749990000000, "expiresDate": 1752592000000}}}
       """.utf8)
-    let document = try DocumentReader.read(body)
+    let document = try DocumentReader.readUnverified(body)
     #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
     #expect(document.notifications.map(\.type) == [type])
   }

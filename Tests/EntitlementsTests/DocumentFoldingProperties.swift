@@ -129,7 +129,7 @@ struct DocumentFoldingProperties {
   @Test(arguments: 0..<40 as Range<UInt64>)
   func foldingInAnyOrderWithRepetitionsGivesOneAnswer(seed: UInt64) throws {
     let documents = try Self.documents(seed: seed).map { text in
-      let document = try DocumentReader.read(Array(text.utf8))
+      let document = try DocumentReader.readUnverified(Array(text.utf8))
       #expect(document.diagnostics.isEmpty, "seed \(seed): \(document.diagnostics)")
       return document
     }
@@ -163,7 +163,7 @@ struct DocumentFoldingProperties {
   @Test(arguments: 0..<4 as Range<UInt64>)
   func aResetRecordIsANewOne(seed: UInt64) throws {
     func read(_ seed: UInt64) throws -> [AppStoreDocument] {
-      try Self.documents(seed: seed).map { try DocumentReader.read(Array($0.utf8)) }
+      try Self.documents(seed: seed).map { try DocumentReader.readUnverified(Array($0.utf8)) }
     }
     var reused = SubscriberRecord()
     for document in try read(seed) { reused.fold(document) }
@@ -188,11 +188,11 @@ struct DocumentFoldingProperties {
       #"{"transactionId": "2000000000000001", "productId": "p", "purchaseDate": 1, "signedDate": 9000000000000, "environment": "Sandbox"}"#
     let noted =
       #"{"transactionId": "2000000000000002", "productId": "p", "purchaseDate": 2, "quantity": "many"}"#
-    record.fold(try DocumentReader.read(Array(sandbox.utf8)))
-    record.fold(try DocumentReader.read(Array(noted.utf8)))
+    record.fold(try DocumentReader.readUnverified(Array(sandbox.utf8)))
+    record.fold(try DocumentReader.readUnverified(Array(noted.utf8)))
     for number in 3..<(SubscriberRecord.entriesKept + 10) {
       record.fold(
-        try DocumentReader.read(
+        try DocumentReader.readUnverified(
           Array(#"{"transactionId": "\#(number)", "productId": "p", "purchaseDate": 3}"#.utf8)))
     }
     #expect(record.environment == .sandbox && !record.readingDiagnostics.isEmpty)
@@ -202,7 +202,7 @@ struct DocumentFoldingProperties {
       #expect(record.environment == nil && record.readingDiagnostics.isEmpty)
       #expect(record.history.entries.isEmpty)
       let next = #"{"transactionId": "7", "productId": "q", "purchaseDate": 5}"#
-      record.fold(try DocumentReader.read(Array(next.utf8)))
+      record.fold(try DocumentReader.readUnverified(Array(next.utf8)))
       #expect(record.environment == nil && record.readingDiagnostics.isEmpty)
       #expect(record.history.entries.map(\.productID.rawValue) == ["q"])
     }

@@ -165,7 +165,7 @@ extension RealDocuments {
       let jws = signed(try JSONValue(parsing: Array(try fixtureData(file))))
       #expect(!jws.isEmpty)
       for compact in jws {
-        let document = try DocumentReader.read(Array(compact.utf8))
+        let document = try DocumentReader.readUnverified(Array(compact.utf8))
         switch document {
         case .notificationV2, .transaction: break
         default: Issue.record("\(file): a JWS read as \(document)")
@@ -187,7 +187,7 @@ extension RealDocuments {
       let bytes = Array(try fixtureData(expected.file))
       let document: AppStoreDocument
       do {
-        document = try DocumentReader.read(bytes)
+        document = try DocumentReader.readUnverified(bytes)
       } catch {
         #expect("error: \(error)".hasPrefix(expected.kind), "\(error)")
         return
@@ -211,7 +211,7 @@ extension RealDocuments {
     }
 
     static func evaluate(_ file: String) throws -> (any PurchaseDocument, Evaluation) {
-      let document = try DocumentReader.read(Array(try fixtureData(file)))
+      let document = try DocumentReader.readUnverified(Array(try fixtureData(file)))
       return (document, Evaluator().evaluate(document.history))
     }
 
@@ -260,7 +260,7 @@ extension RealDocuments {
     @Test func itunesIAPMiddleAgeLastEntries() throws {
       let bytes = Array(
         try fixtureData("verifyreceipt_v1/itunes-iap__autorenew_response2_middleage.json"))
-      let response = try VerifyReceiptResponse(json: bytes)
+      let response = try VerifyReceiptResponse(unverifiedJSON: bytes)
       // Their test: the last in_app entry by original_purchase_date, then document order.
       let lastInApp = try #require(
         response.inApp.enumerated().max { a, b in
@@ -293,7 +293,7 @@ extension RealDocuments {
         trial.entitlements.first?.status(at: instant("2016-06-17T01:30:00Z")).state == .revoked)
       // 21006: expired iOS 6 receipt, still read; the status is no error to throw.
       let response = try VerifyReceiptResponse(
-        json: Array(
+        unverifiedJSON: Array(
           try fixtureData("verifyreceipt_v1/venice__receipt_expired_cancelled_21006_ios6.json")))
       #expect(response.status == 21006)
       #expect(response.statusError == nil)
@@ -330,7 +330,7 @@ extension RealDocuments {
 
     @Test func xcodeFractionalMillisecondsAreTruncated() throws {
       let transaction = try #require(
-        try DocumentReader.read(
+        try DocumentReader.readUnverified(
           Array(try fixtureData("jws_v2/apple-asl-python__xcode-signed-transaction.jws"))
         ).document as? AppStoreTransaction)
       #expect(transaction.entry?.purchaseDate?.millisecondsSince1970 == 1_697_679_936_049)
@@ -341,7 +341,7 @@ extension RealDocuments {
 
     @Test func appleSyntheticRenewalInfo() throws {
       let info = try #require(
-        try DocumentReader.read(
+        try DocumentReader.readUnverified(
           Array(try fixtureData("jws_v2/apple-asl-python__signedRenewalInfo.json"))
         )
         .renewalInfo.first)

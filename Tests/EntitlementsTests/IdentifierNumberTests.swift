@@ -158,7 +158,8 @@ struct IdentifierNumberTests {
       #"{"status": 0, "latest_receipt_info": [{"product_id": "p", "transaction_id": ""#
       + escaped + #"", "original_transaction_id": "o", "web_order_line_item_id": ""# + escaped
       + #"", "purchase_date_ms": "1"}]}"#
-    let read = try #require(try VerifyReceiptResponse(json: Array(json.utf8)).entries.first)
+    let read = try #require(
+      try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8)).entries.first)
     #expect(read.transactionID.rawValue == text)
     #expect(read.webOrderLineItemID?.rawValue == text)
     #expect(read.transactionNumber == IdentifierNumber(text))
@@ -197,7 +198,7 @@ struct IdentifierNumberTests {
     }
     let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
     let bytes = Array(json.utf8)
-    let response = try VerifyReceiptResponse(json: bytes)
+    let response = try VerifyReceiptResponse(unverifiedJSON: bytes)
     #expect(response.diagnostics.isEmpty)
     let read = response.entries
     try #require(read.count == ids.count)

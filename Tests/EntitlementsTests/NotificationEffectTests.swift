@@ -342,7 +342,7 @@ struct NotificationEffectTests {
   ) {
     var record = SubscriberRecord()
     for text in Self.history(months: months) + documents {
-      let document = try DocumentReader.read(Array(text.utf8))
+      let document = try DocumentReader.readUnverified(Array(text.utf8))
       #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
       record.fold(document)
     }

@@ -61,15 +61,18 @@ extension RealDocuments {
         guard case .string(let signed) = event["signedPayload"] else {
           throw ReadError.unrecognizedDocument("event without signedPayload")
         }
-        let document = try DocumentReader.read(Array(signed.utf8))
+        let document = try DocumentReader.readUnverified(Array(signed.utf8))
         let notification = try #require(document.document as? ServerNotification)
         // Our JWS decoding agrees with the capture's own decoding.
         if let decoded = event["decodedTransactionInfo"] {
-          #expect(notification.entries == (try AppStoreTransaction(json: decoded.bytes)).entries)
+          #expect(
+            notification.entries == (try AppStoreTransaction(unverifiedJSON: decoded.bytes)).entries
+          )
         }
         if let decoded = event["decodedRenewalInfo"] {
           #expect(
-            notification.renewalInfo == (try AppStoreRenewalInfo(json: decoded.bytes)).renewalInfo)
+            notification.renewalInfo
+              == (try AppStoreRenewalInfo(unverifiedJSON: decoded.bytes)).renewalInfo)
         }
         return Event(
           notification: notification, signedDate: try #require(notification.timestamp),

@@ -49,10 +49,10 @@ struct ReadAllTests {
   @Test(arguments: files.indices)
   func eachDocumentIsReadAsAlone(_ index: Int) throws {
     let (name, file, expected) = Self.files[index]
-    let documents = try DocumentReader.readAll(Array(file.utf8))
+    let documents = try DocumentReader.readAllUnverified(Array(file.utf8))
     #expect(documents.count == expected.count, "\(name)")
     for (document, text) in zip(documents, expected) {
-      #expect(document == (try DocumentReader.read(Array(text.utf8))), "\(name)")
+      #expect(document == (try DocumentReader.readUnverified(Array(text.utf8))), "\(name)")
     }
   }
 
@@ -62,17 +62,19 @@ struct ReadAllTests {
   func anyCollectionOfBytesReadsAsTheArray(_ index: Int) throws {
     let (name, file, _) = Self.files[index]
     let bytes = Array(file.utf8)
-    let expected = try DocumentReader.readAll(bytes)
-    #expect(try DocumentReader.readAll(Data(bytes)) == expected, "\(name)")
-    #expect(try DocumentReader.readAll(Data([0xEF, 0xBB, 0xBF] + bytes).dropFirst(3)) == expected)
-    #expect(try DocumentReader.readAll(bytes.lazy.map { $0 }) == expected, "\(name)")
+    let expected = try DocumentReader.readAllUnverified(bytes)
+    #expect(try DocumentReader.readAllUnverified(Data(bytes)) == expected, "\(name)")
+    #expect(
+      try DocumentReader.readAllUnverified(Data([0xEF, 0xBB, 0xBF] + bytes).dropFirst(3))
+        == expected)
+    #expect(try DocumentReader.readAllUnverified(bytes.lazy.map { $0 }) == expected, "\(name)")
   }
 
   /// Folded, the documents of a file are one subscriber's: the lines above give its transaction,
   /// its renewal info and the notification's evidence.
   @Test func theDocumentsOfAFileFoldIntoOneRecord() throws {
     var record = SubscriberRecord()
-    for document in try DocumentReader.readAll(Array(Self.files[0].file.utf8)) {
+    for document in try DocumentReader.readAllUnverified(Array(Self.files[0].file.utf8)) {
       record.fold(document)
     }
     #expect(record.history.entries.count == 1)
@@ -101,7 +103,7 @@ struct ReadAllTests {
   ])
   func anErrorNamesItsPlace(file: String, expected: String) {
     do {
-      let documents = try DocumentReader.readAll(Array(file.utf8))
+      let documents = try DocumentReader.readAllUnverified(Array(file.utf8))
       Issue.record("read \(documents.count) documents")
     } catch {
       #expect(error.description.contains(expected), "\(error)")

@@ -6,7 +6,7 @@ import Testing
 @Suite("Reading realistic documents")
 struct ReadingTests {
   static func read(_ json: String) throws -> any PurchaseDocument {
-    try DocumentReader.read(Array(json.utf8)).document
+    try DocumentReader.readUnverified(Array(json.utf8)).document
   }
 
   static func entry(
@@ -174,8 +174,8 @@ struct ReadingTests {
   func aStatusThatCarriesNoReceiptIsAnError(code: Int, meaning: String, retryable: Bool) {
     let body = Array(#"{"status": \#(code), "receipt": {"in_app": []}}"#.utf8)
     let expected = ReadError.verifyReceiptStatus(VerifyReceiptStatusError(code: code))
-    #expect(throws: expected) { try DocumentReader.read(body) }
-    #expect(throws: expected) { try VerifyReceiptResponse(json: body) }
+    #expect(throws: expected) { try DocumentReader.readUnverified(body) }
+    #expect(throws: expected) { try VerifyReceiptResponse(unverifiedJSON: body) }
     let error = VerifyReceiptStatusError(code: code)
     #expect(error.isRetryable == retryable)
     #expect(error.description.hasPrefix("status \(code): "))
@@ -194,7 +194,7 @@ struct ReadingTests {
   /// 0 and 21006 (an expired iOS 6 style receipt, still returned) carry a history.
   @Test(arguments: [0, 21006])
   func statusesThatCarryAReceiptRead(code: Int) throws {
-    let document = try DocumentReader.read(
+    let document = try DocumentReader.readUnverified(
       Array(#"{"status": \#(code), "receipt": {"in_app": []}}"#.utf8))
     guard case .verifyReceipt(let response) = document else {
       Issue.record("read as \(document)")
@@ -259,7 +259,7 @@ struct SubscriberRecordTests {
     """
 
   static func documents() throws -> [any PurchaseDocument] {
-    try [receipt, laterReceipt, renewal].map { try DocumentReader.read(Array($0.utf8)) }
+    try [receipt, laterReceipt, renewal].map { try DocumentReader.readUnverified(Array($0.utf8)) }
   }
 
   @Test func theNewerDocumentWinsSoAReversedRefundComesBack() throws {
@@ -404,7 +404,7 @@ struct JWSPayloadTests {
     let expected: [UInt8] =
       payload.unicodeScalars.allSatisfy(\.isASCII)
       ? Array(payload.utf8) : payload.unicodeScalars.map { UInt8($0.value) }
-    #expect(try JWS.payload(of: compact) == expected)
+    #expect(try JWS.unverifiedPayload(of: compact) == expected)
   }
 
   @Test(arguments: [
@@ -416,6 +416,6 @@ struct JWSPayloadTests {
     ("h.eyJ hIjoxfQ.s", "the payload is not base64url"),
   ])
   func refusesAMalformedJWS(compact: String, message: String) {
-    #expect(throws: ReadError.malformedJWS(message)) { try JWS.payload(of: compact) }
+    #expect(throws: ReadError.malformedJWS(message)) { try JWS.unverifiedPayload(of: compact) }
   }
 }

@@ -24,7 +24,7 @@ extension RealDocuments {
       for item in items {
         guard case .string(let compact)? = item["jws"] else { continue }
         payloads.append(compact)
-        let payload = try JSONValue(parsing: try JWS.payload(of: compact))
+        let payload = try JSONValue(parsing: try JWS.unverifiedPayload(of: compact))
         if case .string(let transaction)? = payload["data"]?["signedTransactionInfo"] {
           transactions.append(transaction)
         }
@@ -43,7 +43,7 @@ extension RealDocuments {
         #"{"environment": "Sandbox", "hasMore": false, "revision": "x", "signedTransactions": [\#(quoted)]}"#
           .utf8)
       APIResponseTests.expectReadConsistently(body)
-      guard case .transactionHistory(let page) = try DocumentReader.read(body) else {
+      guard case .transactionHistory(let page) = try DocumentReader.readUnverified(body) else {
         Issue.record("not read as a transaction history")
         return
       }
@@ -55,7 +55,7 @@ extension RealDocuments {
       fromPage.fold(page)
       var fromNotifications = SubscriberRecord()
       for compact in try Self.signed().payloads {
-        fromNotifications.fold(try DocumentReader.read(Array(compact.utf8)))
+        fromNotifications.fold(try DocumentReader.readUnverified(Array(compact.utf8)))
       }
       #expect(
         Set(fromPage.history.entries.map(\.transactionID))
@@ -66,7 +66,7 @@ extension RealDocuments {
       let (payloads, _, _) = try Self.signed()
       // The newest notification's payloads and its status, as Get All Subscription Statuses
       // would give them.
-      let newest = try payloads.map { try JSONValue(parsing: try JWS.payload(of: $0)) }
+      let newest = try payloads.map { try JSONValue(parsing: try JWS.unverifiedPayload(of: $0)) }
         .max { ($0["signedDate"]?.numberText ?? "") < ($1["signedDate"]?.numberText ?? "") }
       let data = try #require(newest?["data"])
       guard case .string(let transaction)? = data["signedTransactionInfo"],
@@ -83,7 +83,8 @@ extension RealDocuments {
          "signedTransactionInfo": "\(transaction)", "signedRenewalInfo": "\(renewal)"}]}]}
         """.utf8)
       APIResponseTests.expectReadConsistently(body)
-      guard case .subscriptionStatuses(let response) = try DocumentReader.read(body) else {
+      guard case .subscriptionStatuses(let response) = try DocumentReader.readUnverified(body)
+      else {
         Issue.record("not read as subscription statuses")
         return
       }
@@ -97,7 +98,7 @@ extension RealDocuments {
       let body = Array(
         #"{"hasMore": false, "notificationHistory": [\#(items.joined(separator: ","))]}"#.utf8)
       APIResponseTests.expectReadConsistently(body)
-      guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
+      guard case .notificationHistory(let page) = try DocumentReader.readUnverified(body) else {
         Issue.record("not read as a notification history")
         return
       }
@@ -116,7 +117,7 @@ extension RealDocuments {
       var latest: [String: (signed: String, status: String, transaction: String, renewal: String)] =
         [:]
       for compact in try RealDocumentsReadingTests.storedJWS(file) {
-        let payload = try JSONValue(parsing: try JWS.payload(of: compact))
+        let payload = try JSONValue(parsing: try JWS.unverifiedPayload(of: compact))
         guard payload["notificationType"] != nil else {
           transactions.append(compact)  // a transaction the app sent
           continue
@@ -127,7 +128,7 @@ extension RealDocuments {
           case .number(let status)? = payload["data"]?["status"],
           case .number(let signed)? = payload["signedDate"],
           case .string(let subscription)? = try JSONValue(
-            parsing: try JWS.payload(of: transaction))["originalTransactionId"]
+            parsing: try JWS.unverifiedPayload(of: transaction))["originalTransactionId"]
         else { continue }
         transactions.append(transaction)
         // The statuses response holds each subscription's newest payloads.
@@ -152,7 +153,7 @@ extension RealDocuments {
            "signedTransactions": [\(quoted(transactions[start..<min(start + 20, transactions.count)]))]}
           """.utf8)
         APIResponseTests.expectReadConsistently(body)
-        let page = try DocumentReader.read(body)
+        let page = try DocumentReader.readUnverified(body)
         #expect(page.diagnostics.isEmpty)
         pagedTransactions.formUnion(page.entries.map(\.transactionID))
       }
@@ -167,7 +168,7 @@ extension RealDocuments {
            "notificationHistory": [\(items.joined(separator: ", "))]}
           """.utf8)
         APIResponseTests.expectReadConsistently(body)
-        guard case .notificationHistory(let page) = try DocumentReader.read(body) else {
+        guard case .notificationHistory(let page) = try DocumentReader.readUnverified(body) else {
           Issue.record("\(file): not read as a notification history")
           continue
         }
@@ -187,13 +188,13 @@ extension RealDocuments {
            "data": [{"subscriptionGroupIdentifier": "g", "lastTransactions": [\(items.joined(separator: ", "))]}]}
           """.utf8)
         APIResponseTests.expectReadConsistently(body)
-        #expect(try DocumentReader.read(body).appleStatuses.count == items.count)
+        #expect(try DocumentReader.readUnverified(body).appleStatuses.count == items.count)
       }
       // The pages hold every transaction: those of the notifications and those the app sent.
       var individually: Set<TransactionID> = []
       for compact in transactions {
         individually.formUnion(
-          try DocumentReader.read(Array(compact.utf8)).entries.map(\.transactionID))
+          try DocumentReader.readUnverified(Array(compact.utf8)).entries.map(\.transactionID))
       }
       #expect(pagedTransactions == individually)
       #expect(pagedNotifications == notifications.count)

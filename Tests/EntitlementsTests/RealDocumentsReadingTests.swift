@@ -26,7 +26,7 @@ extension RealDocuments {
           guard case .object(let members) = event,
             case .string(let signed) = members["signedPayload"]
           else { continue }
-          let payload = try JWS.payload(of: signed)
+          let payload = try JWS.unverifiedPayload(of: signed)
           documents.append(("\(file) event \(number)", payload))
           // The signed fields inside, as the App Store Server API returns them.
           guard case .object(let notification) = try JSONValue(parsing: payload),
@@ -34,7 +34,8 @@ extension RealDocuments {
           else { continue }
           for key in ["signedTransactionInfo", "signedRenewalInfo"] {
             if case .string(let inner) = data[key] {
-              documents.append(("\(file) event \(number) \(key)", try JWS.payload(of: inner)))
+              documents.append(
+                ("\(file) event \(number) \(key)", try JWS.unverifiedPayload(of: inner)))
             }
           }
         }
@@ -50,7 +51,7 @@ extension RealDocuments {
       var kinds: [String: Int] = [:]
       for (name, bytes) in try Self.suiteDocuments() {
         #expect(DocumentReader._consistencyProblem(bytes) == nil, "\(name)")
-        guard let document = try? DocumentReader.read(bytes) else { continue }
+        guard let document = try? DocumentReader.readUnverified(bytes) else { continue }
         kinds["\(type(of: document.document))", default: 0] += 1
         if name == Self.placeholders {
           #expect(
@@ -103,7 +104,7 @@ extension RealDocuments {
       var counts: [String: Int] = [:]
       func read(_ bytes: [UInt8], _ name: String) throws -> AppStoreDocument {
         #expect(DocumentReader._consistencyProblem(bytes) == nil, "\(file): \(name)")
-        let document = try DocumentReader.read(bytes)
+        let document = try DocumentReader.readUnverified(bytes)
         #expect(document.diagnostics.isEmpty, "\(file): \(name): \(document.diagnostics)")
         return document
       }
@@ -111,7 +112,7 @@ extension RealDocuments {
         let bare = try read(Array(compact.utf8), "JWS \(number)")
         let body = try read(
           Array(#"{"signedPayload": "\#(compact)"}"#.utf8), "JWS \(number) as a POST body")
-        let payload = try JWS.payload(of: compact)
+        let payload = try JWS.unverifiedPayload(of: compact)
         let decoded = try read(payload, "JWS \(number)'s payload")
         #expect(bare == decoded && body == decoded, "\(file): JWS \(number)")
         counts["\(type(of: decoded.document))", default: 0] += 1
@@ -121,7 +122,8 @@ extension RealDocuments {
         for key in ["signedTransactionInfo", "signedRenewalInfo"] {
           if case .string(let inner)? = data[key] {
             let signed = try read(Array(inner.utf8), "JWS \(number) \(key)")
-            #expect(signed == (try read(try JWS.payload(of: inner), "JWS \(number) \(key)")))
+            #expect(
+              signed == (try read(try JWS.unverifiedPayload(of: inner), "JWS \(number) \(key)")))
           }
         }
       }
@@ -140,19 +142,19 @@ extension RealDocuments {
         // A POST body (`{"signedPayload": …}`) is a document of its own: the typed entry
         // points read decoded payloads.
         if (try? JSONValue(parsing: bytes))?["signedPayload"] != nil { continue }
-        guard let read = try? DocumentReader.read(bytes) else { continue }
+        guard let read = try? DocumentReader.readUnverified(bytes) else { continue }
         compared += 1
         switch read {
         case .verifyReceipt(let expected):
-          #expect(try VerifyReceiptResponse(json: bytes) == expected, "\(name)")
+          #expect(try VerifyReceiptResponse(unverifiedJSON: bytes) == expected, "\(name)")
         case .notificationV1(let expected):
-          #expect(try StatusUpdateNotification(json: bytes) == expected, "\(name)")
+          #expect(try StatusUpdateNotification(unverifiedJSON: bytes) == expected, "\(name)")
         case .notificationV2(let expected):
-          #expect(try ServerNotification(json: bytes) == expected, "\(name)")
+          #expect(try ServerNotification(unverifiedJSON: bytes) == expected, "\(name)")
         case .transaction(let expected):
-          #expect(try AppStoreTransaction(json: bytes) == expected, "\(name)")
+          #expect(try AppStoreTransaction(unverifiedJSON: bytes) == expected, "\(name)")
         case .renewal(let expected):
-          #expect(try AppStoreRenewalInfo(json: bytes) == expected, "\(name)")
+          #expect(try AppStoreRenewalInfo(unverifiedJSON: bytes) == expected, "\(name)")
         default: compared -= 1
         }
       }

@@ -27,7 +27,7 @@ extension SchemaReaderTests {
     }
     // The second entry as read with the name spelt right.
     let expected = try #require(
-      try VerifyReceiptResponse(json: Array(response("\"\(name)\":").utf8)).entries.last)
+      try VerifyReceiptResponse(unverifiedJSON: Array(response("\"\(name)\":").utf8)).entries.last)
     let token = Array("\"\(name)\":".utf8)
     for position in token.indices {
       var changed = token
@@ -36,7 +36,7 @@ extension SchemaReaderTests {
       let json = response(String(decoding: changed, as: UTF8.self))
       #expect(DocumentReader._consistencyProblem(Array(json.utf8)) == nil, "\(json)")
       // A name changed inside is another name, unknown: the second entry lacks the field.
-      if let second = (try? VerifyReceiptResponse(json: Array(json.utf8)))?.entries.last,
+      if let second = (try? VerifyReceiptResponse(unverifiedJSON: Array(json.utf8)))?.entries.last,
         position > 0, position < token.count - 2
       {
         #expect(second != expected, "\(json)")
@@ -44,7 +44,7 @@ extension SchemaReaderTests {
     }
     let spaced = response("\"\(name)\" :")
     ReaderTestSupport.expectRead(spaced, as: "VerifyReceiptResponse")
-    let read = try VerifyReceiptResponse(json: Array(spaced.utf8))
+    let read = try VerifyReceiptResponse(unverifiedJSON: Array(spaced.utf8))
     #expect(read.entries.last == expected)
   }
 
@@ -107,14 +107,15 @@ extension SchemaReaderTests {
       let json = page(String(decoding: changed, as: UTF8.self))
       #expect(DocumentReader._consistencyProblem(Array(json.utf8)) == nil, "\(json)")
       // The second payload is no JSON, or has no `type`.
-      let page = try? DocumentReader.read(Array(json.utf8))
+      let page = try? DocumentReader.readUnverified(Array(json.utf8))
       if case .transactionHistory(let read)? = page, read.transactions.count == 2 {
         #expect(read.transactions[1].type == nil, "\(json)")
       }
     }
     ReaderTestSupport.expectRead(page(#""type":"#), as: "TransactionHistoryResponse")
     guard
-      case .transactionHistory(let read) = try DocumentReader.read(Array(page(#""type":"#).utf8))
+      case .transactionHistory(let read) = try DocumentReader.readUnverified(
+        Array(page(#""type":"#).utf8))
     else { return }
     #expect(read.transactions.map(\.type) == ["Consumable", "Consumable"])
   }
@@ -127,7 +128,7 @@ extension SchemaReaderTests {
       "latest_receipt_info": 0, "status": 0}], "statuz": 21007}
       """
     ReaderTestSupport.expectRead(json, as: "VerifyReceiptResponse")
-    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let response = try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8))
     #expect(response.entries.count == 1)
     #expect(response.status == nil)
   }
@@ -148,7 +149,7 @@ extension SchemaReaderTests {
     if let error {
       #expect(ReaderTestSupport.outcome(json).hasSuffix(error), "\(json)")
     } else {
-      #expect(try VerifyReceiptResponse(json: Array(json.utf8)).entries.count == 2)
+      #expect(try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8)).entries.count == 2)
     }
   }
 }

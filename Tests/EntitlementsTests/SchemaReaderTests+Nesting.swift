@@ -13,18 +13,18 @@ extension SchemaReaderTests {
   /// the document's own list names them from its top.
   @Test func aPayloadInsideADocumentNamesItsFieldsFromItsTop() throws {
     let transaction = #"{"transactionId": "1", "productId": "p", "quantity": "many"}"#
-    let alone = try AppStoreTransaction(json: Array(transaction.utf8))
+    let alone = try AppStoreTransaction(unverifiedJSON: Array(transaction.utf8))
     #expect(alone.diagnostics.map(\.field) == ["quantity"])
 
     guard
-      case .transactionHistory(let page) = try DocumentReader.read(
+      case .transactionHistory(let page) = try DocumentReader.readUnverified(
         Array(#"{"signedTransactions": ["\#(Self.jws(transaction))"]}"#.utf8))
     else { throw Unexpected() }
     #expect(page.diagnostics.map(\.field) == ["signedTransactions[0].quantity"])
     #expect(page.transactions.map { $0.diagnostics.map(\.field) } == [["quantity"]])
 
     guard
-      case .subscriptionStatuses(let statuses) = try DocumentReader.read(
+      case .subscriptionStatuses(let statuses) = try DocumentReader.readUnverified(
         Array(
           #"{"data": [{"lastTransactions": [{"signedTransactionInfo": "\#(Self.jws(transaction))"}]}]}"#
             .utf8))
@@ -37,7 +37,7 @@ extension SchemaReaderTests {
 
     let notification = #"{"notificationType": "TEST", "signedDate": "soon"}"#
     guard
-      case .notificationHistory(let history) = try DocumentReader.read(
+      case .notificationHistory(let history) = try DocumentReader.readUnverified(
         Array(#"{"notificationHistory": [{"signedPayload": "\#(Self.jws(notification))"}]}"#.utf8))
     else { throw Unexpected() }
     #expect(history.diagnostics.map(\.field) == ["notificationHistory[0].signedPayload.signedDate"])
@@ -60,7 +60,7 @@ extension SchemaReaderTests {
     }
     let json = Array(
       #"{"notificationHistory": [{"signedPayload": "\#(Self.jws(notification))"}]}"#.utf8)
-    guard case .notificationHistory(let page) = try DocumentReader.read(json) else {
+    guard case .notificationHistory(let page) = try DocumentReader.readUnverified(json) else {
       throw Unexpected()
     }
     #expect(page.notificationPayloads.map(\.rawNotificationType) == ["TEST"])

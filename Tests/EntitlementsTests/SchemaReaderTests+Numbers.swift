@@ -25,7 +25,7 @@ extension SchemaReaderTests {
           continue
         }
         ReaderTestSupport.expectRead(json, as: "AppStoreTransaction")
-        let entry = try #require(try AppStoreTransaction(json: Array(json.utf8)).entry)
+        let entry = try #require(try AppStoreTransaction(unverifiedJSON: Array(json.utf8)).entry)
         #expect(entry.purchaseDate?.millisecondsSince1970 == Int64(sign + text), "\(json)")
       }
     }
@@ -67,7 +67,7 @@ extension SchemaReaderTests {
         #expect(ReaderTestSupport.outcome(json).hasSuffix(error), "\(json)")
         continue
       }
-      let entry = try #require(try AppStoreTransaction(json: Array(json.utf8)).entry)
+      let entry = try #require(try AppStoreTransaction(unverifiedJSON: Array(json.utf8)).entry)
       // A fraction is truncated, an exponent applied (the tolerant reading of SPEC §1).
       let written = ".eE".contains(after.first ?? " ") ? number + after.dropLast() : number
       let value = try #require(Double(written))
@@ -86,7 +86,7 @@ extension SchemaReaderTests {
   func sixteenDigitIDsAreReadExactly(id: String) throws {
     let json = #"{"transactionId": "\#(id)", "productId": "p", "purchaseDate": 1}"#
     ReaderTestSupport.expectRead(json, as: "AppStoreTransaction")
-    let entry = try #require(try AppStoreTransaction(json: Array(json.utf8)).entry)
+    let entry = try #require(try AppStoreTransaction(unverifiedJSON: Array(json.utf8)).entry)
     #expect(entry.transactionID.rawValue == id.replacingOccurrences(of: "\\/", with: "/"))
   }
 }

@@ -16,7 +16,7 @@ struct SchemaReaderTests {
   ) throws -> VerifyReceiptResponse {
     let json = #"{"status": 0, "latest_receipt_info": ["# + entries.joined(separator: ",") + "]}"
     ReaderTestSupport.expectRead(json, as: "VerifyReceiptResponse", sourceLocation: sourceLocation)
-    return try VerifyReceiptResponse(json: Array(json.utf8))
+    return try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8))
   }
 
   /// Every field of a verifyReceipt response, each value as written by hand.
@@ -40,7 +40,7 @@ struct SchemaReaderTests {
           "price_consent_status": "0", "extra": true}]}
       """#
     ReaderTestSupport.expectRead(json, as: "VerifyReceiptResponse")
-    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let response = try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8))
     #expect(response.status == 0)
     // The receipt's type says sandbox, whatever the top says.
     #expect(response.environment == .sandbox)
@@ -72,7 +72,7 @@ struct SchemaReaderTests {
 
   /// Every field of a decoded transaction and of renewal info, each value as written by hand.
   @Test func everyFieldOfAPayload() throws {
-    let transaction = try AppStoreTransaction(json: Array(Self.transactionPayload.utf8))
+    let transaction = try AppStoreTransaction(unverifiedJSON: Array(Self.transactionPayload.utf8))
     #expect(transaction.diagnostics.isEmpty)
     #expect(transaction.type == "Auto-Renewable Subscription")
     #expect(transaction.environment == .sandbox)
@@ -88,7 +88,7 @@ struct SchemaReaderTests {
           cancellationDate: Instant(millisecondsSince1970: 1_698_149_000_000),
           rawCancellationReason: "1", isUpgraded: false, rawInAppOwnershipType: "PURCHASED",
           offerCodeRefName: "SPRING"))
-    let renewal = try AppStoreRenewalInfo(json: Array(Self.renewalPayload.utf8))
+    let renewal = try AppStoreRenewalInfo(unverifiedJSON: Array(Self.renewalPayload.utf8))
     #expect(renewal.diagnostics.isEmpty)
     #expect(renewal.environment == .sandbox)
     #expect(
@@ -129,9 +129,9 @@ struct SchemaReaderTests {
         }
       }
       // A value the reader keeps is decoded exactly, and one it matches too.
-      let kept = try? VerifyReceiptResponse(json: Array(documents[0].utf8))
+      let kept = try? VerifyReceiptResponse(unverifiedJSON: Array(documents[0].utf8))
       #expect(kept?.entries.first?.transactionID.rawValue == decoded.map { prefix + $0 + suffix })
-      let matched = try? VerifyReceiptResponse(json: Array(documents[1].utf8))
+      let matched = try? VerifyReceiptResponse(unverifiedJSON: Array(documents[1].utf8))
       #expect(matched?.entries.first?.productID.rawValue == decoded.map { prefix + $0 + suffix })
     }
   }
@@ -245,7 +245,7 @@ struct SchemaReaderTests {
         let (end, refusal) = try #require(
           DocumentReader.fold(buffer, objectAt: start, into: &record, memo: &memo))
         #expect(refusal == nil)
-        expected.fold(try DocumentReader.read(Array(document.utf8)))
+        expected.fold(try DocumentReader.readUnverified(Array(document.utf8)))
         start = end + 2
       }
     }
@@ -342,7 +342,7 @@ struct SchemaReaderTests {
     let page = #"{"signedTransactions": ["\#(Self.jws(transaction))"], "hasMore": false}"#
     for document in [transaction, renewal, Self.jws(transaction), page] {
       #expect(DocumentReader._consistencyProblem(Array(document.utf8)) == nil, "\(document)")
-      let read = try DocumentReader.read(Array(document.utf8))
+      let read = try DocumentReader.readUnverified(Array(document.utf8))
       let named: StoreEnvironment?? =
         switch read {
         case .transaction(let read): read.environment
@@ -438,7 +438,7 @@ struct SchemaReaderTests {
       let folded = bytes.withUnsafeBufferPointer { buffer in
         DocumentReader.fold(buffer, objectAt: 0, into: &inPlace, memo: &memo)
       }
-      let read = Result { () throws(ReadError) in try DocumentReader.read(bytes) }
+      let read = Result { () throws(ReadError) in try DocumentReader.readUnverified(bytes) }
       guard last else {
         expected.fold(try read.get())
         continue
@@ -483,7 +483,7 @@ struct SchemaReaderTests {
       #expect(memo.reader.lastHeader == nil)
       #expect(memo.reader.bytes.isEmpty && memo.reader.index == 0)
       var alone = SubscriberRecord()
-      alone.fold(try DocumentReader.read(Array(page.utf8)))
+      alone.fold(try DocumentReader.readUnverified(Array(page.utf8)))
       #expect(inPlace == alone)
     }
   }
@@ -499,7 +499,7 @@ struct SchemaReaderTests {
       "product_id": "com.example.product.monthly", "auto_renew_status": "1"}]}
       """
     ReaderTestSupport.expectRead(json, as: "VerifyReceiptResponse")
-    let response = try VerifyReceiptResponse(json: Array(json.utf8))
+    let response = try VerifyReceiptResponse(unverifiedJSON: Array(json.utf8))
     let entry = try #require(response.entries.first)
     let info = try #require(response.renewalInfo.first)
     let (product, autoRenewProduct) = try (
@@ -639,7 +639,7 @@ struct SchemaReaderTests {
     throws
   {
     let json = #"{"notificationType": "TEST", "data": {"\#(field)": "\#(Self.jws(payload))"}}"#
-    let notification = try ServerNotification(json: Array(json.utf8))
+    let notification = try ServerNotification(unverifiedJSON: Array(json.utf8))
     #expect(notification.entries.isEmpty && notification.renewalInfo.isEmpty)
     #expect(notification.rawNotificationType == "TEST")  // the rest of the document is kept
     let diagnostic = try #require(notification.diagnostics.first)
@@ -705,11 +705,11 @@ struct SchemaReaderTests {
       variants.append(String(decoding: bytes, as: UTF8.self))
     }
     let expected = try #require(
-      try AppStoreTransaction(json: Array(Self.transactionPayload.utf8)).entry)
+      try AppStoreTransaction(unverifiedJSON: Array(Self.transactionPayload.utf8)).entry)
     for second in variants {
       let bytes = page(second)
       #expect(DocumentReader._consistencyProblem(bytes) == nil, "\(second.suffix(12))")
-      let read = try DocumentReader.read(bytes)
+      let read = try DocumentReader.readUnverified(bytes)
       #expect(read.entries == [expected, expected], "\(second.suffix(12))")
       #expect(read.diagnostics.isEmpty, "\(second.suffix(12))")
     }
@@ -731,7 +731,7 @@ struct SchemaReaderTests {
     let signed = [(1, 0), (2, 1), (3, 0), (4, 1)].map { "\"\(transaction($0, subscription: $1))\"" }
     let json = #"{"signedTransactions": [\#(signed.joined(separator: ","))]}"#
     ReaderTestSupport.expectRead(json, as: "TransactionHistoryResponse")
-    let entries = try DocumentReader.read(Array(json.utf8)).entries
+    let entries = try DocumentReader.readUnverified(Array(json.utf8)).entries
     #expect(entries.map(\.productID.rawValue).map { $0.suffix(1) } == ["0", "1", "0", "1"])
     #expect(ReaderTestSupport.shareStorage(entries[0].productID, entries[2].productID))
     #expect(ReaderTestSupport.shareStorage(entries[1].productID, entries[3].productID))
@@ -767,7 +767,7 @@ struct SchemaReaderTests {
       #expect(
         DocumentReader._consistencyProblem(bytes) == nil, "depth \(depth): \(json.prefix(60))")
       let parsed = (try? JSONValue(parsing: bytes)) != nil
-      let read = (try? DocumentReader.read(bytes)) != nil
+      let read = (try? DocumentReader.readUnverified(bytes)) != nil
       #expect(read == parsed, "depth \(depth): \(json.prefix(60))")
     }
   }
@@ -785,7 +785,7 @@ struct SchemaReaderTests {
       let bytes = RobustnessTests.mutate(original, mutation, &random)
       #expect(
         DocumentReader._consistencyProblem(bytes) == nil, "seed \(seed) round \(round)")
-      if (try? DocumentReader.read(bytes))?.diagnostics.isEmpty == true { clean += 1 }
+      if (try? DocumentReader.readUnverified(bytes))?.diagnostics.isEmpty == true { clean += 1 }
     }
     // Some mutations leave a regular document (a flipped digit, a shorter id).
     #expect(clean > 0)

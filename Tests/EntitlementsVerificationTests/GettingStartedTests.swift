@@ -76,7 +76,7 @@ extension EntitlementService {
     var record = SubscriberRecord()
     for body in stored[subscription] ?? [] {
       // Verified before it was kept: read again without the verifier.
-      record.fold(try DocumentReader.read(body))
+      record.fold(try DocumentReader.readUnverified(body))
     }
     return record
   }
@@ -263,7 +263,7 @@ struct GettingStartedTests {
     var service = try Self.makeService()
     let forged = Self.body(try Self.forged(try Self.signedPayload()))
     // Unverified, the forgery reads as a notification: the verifier is what refuses it.
-    #expect((try? DocumentReader.read(forged)) != nil)
+    #expect((try? DocumentReader.readUnverified(forged)) != nil)
     do throws(ReadError) {
       _ = try service.receiveNotification(forged)
       Issue.record("a tampered body was accepted")

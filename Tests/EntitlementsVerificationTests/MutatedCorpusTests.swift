@@ -56,7 +56,8 @@ struct MutatedCorpusTests {
     let (generated, roots) = Self.generated()
     let real = Self.real()
     let appleVerifier = AppStoreSignatureVerifier(bundleId: nil, environment: nil)
-    let ourVerifier = AppStoreSignatureVerifier(trustedRoots: roots, bundleId: nil, environment: nil)
+    let ourVerifier = AppStoreSignatureVerifier(
+      trustedRoots: roots, bundleId: nil, environment: nil)
     let inputs = generated.map { ($0, ourVerifier) } + real.map { ($0, appleVerifier) }
     #expect(!inputs.isEmpty)
     var refused = 0

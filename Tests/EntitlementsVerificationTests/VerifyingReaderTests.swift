@@ -33,7 +33,7 @@ struct VerifyingReaderTests {
     #expect(read.entries.count == 1)
     #expect(read.renewalInfo.count == 1)
     // The same, unverified, reads alike.
-    #expect(try DocumentReader.read(body) == document)
+    #expect(try DocumentReader.readUnverified(body) == document)
   }
 
   /// Each refusal names where the refused JWS is: the outer payload, or a nested field.
@@ -64,7 +64,7 @@ struct VerifyingReaderTests {
       #expect(reason.contains(step), "\(reason)")
     }
     // Unverified, the reader would have read it: the verifier is what refuses it.
-    #expect((try? DocumentReader.read(body)) != nil)
+    #expect((try? DocumentReader.readUnverified(body)) != nil)
   }
 
   /// A page of signed transactions: each is verified, and the refused one is named by index.
@@ -133,7 +133,7 @@ struct VerifyingReaderTests {
     let verifier = try Self.verifier(.sandbox)
     for bytes in [page, statuses] {
       #expect(try DocumentReader.read(bytes, verifier: verifier).environment == .sandbox)
-      #expect(try DocumentReader.read(bytes).environment == .production)
+      #expect(try DocumentReader.readUnverified(bytes).environment == .production)
     }
   }
 
@@ -150,7 +150,7 @@ struct VerifyingReaderTests {
     ) {
       try DocumentReader.read(plain, verifier: verifier)
     }
-    #expect((try? DocumentReader.read(plain)) != nil)
+    #expect((try? DocumentReader.readUnverified(plain)) != nil)
   }
 
   /// Unsigned keys beside a signed container do not pass for signed: a body with keys of two
@@ -170,7 +170,7 @@ struct VerifyingReaderTests {
     for body in bodies {
       for reader in [verifier, nil] as [AppStoreSignatureVerifier?] {
         do throws(ReadError) {
-          let document = try DocumentReader.read(Self.bytes(body), verifier: reader)
+          let document = try DocumentReader.read(Self.bytes(body), optionalVerifier: reader)
           Issue.record("read as \(document): \(body)")
         } catch {
           guard case .unrecognizedDocument(let reason) = error else {

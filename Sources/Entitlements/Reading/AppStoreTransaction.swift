@@ -2,7 +2,7 @@
 /// fields, millisecond numbers, `revocationDate`, `isUpgraded`, `offerType`.
 ///
 /// ```swift
-/// let transaction = try AppStoreTransaction(json: JWS.payload(of: signedTransactionInfo))
+/// let transaction = try AppStoreTransaction(unverifiedJSON: JWS.unverifiedPayload(of: signedTransactionInfo))
 /// transaction.entry?.cancellationDate  // revocationDate
 /// ```
 public struct AppStoreTransaction: PurchaseDocument, Hashable {
@@ -29,11 +29,13 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
   /// A transaction alone is no recovery evidence.
   public var billingRecoveries: [BillingRecovery] { [] }
 
-  /// Reads a transaction from its JSON bytes.
+  /// Reads a transaction from its decoded JSON **without verifying** it: for a payload
+  /// verified already. Apple's documents as received go through
+  /// ``DocumentReader/read(_:verifier:)``.
   ///
-  /// - Parameter json: The decoded payload.
+  /// - Parameter json: The decoded payload, trusted as it is: nothing is verified.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
-  public init(json: [UInt8]) throws(ReadError) {
+  public init(unverifiedJSON json: [UInt8]) throws(ReadError) {
     guard case .transaction(let transaction) = try DocumentReader.read(json, as: .transaction)
     else { preconditionFailure("a transaction is read as one") }
     self = transaction
@@ -55,7 +57,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
 /// Decoded App Store Server API renewal info (`JWSRenewalInfoDecodedPayload`).
 ///
 /// ```swift
-/// let info = try AppStoreRenewalInfo(json: JWS.payload(of: signedRenewalInfo))
+/// let info = try AppStoreRenewalInfo(unverifiedJSON: JWS.unverifiedPayload(of: signedRenewalInfo))
 /// info.info?.isInBillingRetryPeriod  // true
 /// ```
 public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
@@ -77,11 +79,13 @@ public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {
   /// Renewal info alone is no recovery evidence.
   public var billingRecoveries: [BillingRecovery] { [] }
 
-  /// Reads renewal info from its JSON bytes.
+  /// Reads renewal info from its decoded JSON **without verifying** it: for a payload
+  /// verified already. Apple's documents as received go through
+  /// ``DocumentReader/read(_:verifier:)``.
   ///
-  /// - Parameter json: The decoded payload.
+  /// - Parameter json: The decoded payload, trusted as it is: nothing is verified.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
-  public init(json: [UInt8]) throws(ReadError) {
+  public init(unverifiedJSON json: [UInt8]) throws(ReadError) {
     guard case .renewal(let renewal) = try DocumentReader.read(json, as: .renewal) else {
       preconditionFailure("renewal info is read as such")
     }

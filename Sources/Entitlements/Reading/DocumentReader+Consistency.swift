@@ -12,7 +12,7 @@ extension DocumentReader {
   /// DocumentReader._consistencyProblem(Array(#"{"status": 0}"#.utf8))  // nil
   /// ```
   package static func _consistencyProblem(_ bytes: [UInt8]) -> String? {
-    let whole = Result { () throws(ReadError) in try read(bytes) }
+    let whole = Result { () throws(ReadError) in try readUnverified(bytes) }
     if let problem = grammarProblem(bytes, whole) { return problem }
     return foldProblem(bytes, whole)
   }

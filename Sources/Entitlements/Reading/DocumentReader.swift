@@ -13,11 +13,12 @@
 /// | ``AppStoreTransaction`` | `transactionId` |
 /// | ``AppStoreRenewalInfo`` | `originalTransactionId` without `transactionId` |
 ///
-/// Without a verifier, signed payloads are decoded and **not verified**: anyone can forge
-/// one. Give a ``SignedPayloadVerifier`` (the `EntitlementsVerification` library's
-/// `AppStoreSignatureVerifier`, or your own) and every JWS of the document, nested ones included, is
-/// verified before it is read; a refusal is ``ReadError/signatureRejected(path:reason:)``
-/// naming the JWS's JSON path.
+/// ``read(_:verifier:)`` takes a ``SignedPayloadVerifier`` (the `EntitlementsVerification`
+/// library's `AppStoreSignatureVerifier`, or your own): every JWS of the document, nested ones
+/// included, is verified before it is read; a refusal is
+/// ``ReadError/signatureRejected(path:reason:)`` naming the JWS's JSON path. Reading without
+/// verifying says so at the call site: ``readUnverified(_:)`` decodes signed payloads and
+/// verifies **nothing** (anyone can forge one), for documents verified when they arrived.
 ///
 /// Every document is read by one reader, from its bytes, field by field, each of Apple's
 /// fields mapped in one place (its object's schema, which the reading guide names): Apple's
@@ -25,23 +26,57 @@
 /// its JSON path.
 ///
 /// ```swift
-/// let document = try DocumentReader.read(bytes)  // [UInt8], Data, any bytes
+/// let document = try DocumentReader.read(body, verifier: verifier)  // [UInt8], Data, any bytes
 /// var record = SubscriberRecord()
 /// record.fold(document)
 /// ```
 public enum DocumentReader {
-  /// Reads one document.
+  /// Reads one document, every JWS of it verified before it is read.
+  ///
+  /// ```swift
+  /// let document = try DocumentReader.read(body, verifier: verifier)
+  /// ```
   ///
   /// - Parameters:
   ///   - bytes: The document as received: `[UInt8]`, `Data`, or any collection of bytes.
-  ///   - verifier: Verifies every JWS before it is read; `nil` to decode without verifying.
+  ///   - verifier: Verifies every JWS before it is read, nested ones included.
   /// - Returns: The document, read.
   /// - Throws: ``ReadError`` naming what is wrong (byte offset for malformed JSON, the status
   ///   of a verifyReceipt response that carries no receipt, the path of a refused JWS).
   public static func read(
-    _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
+    _ bytes: some Collection<UInt8>, verifier: any SignedPayloadVerifier
   ) throws(ReadError) -> AppStoreDocument {
-    let payloads = SignedPayloads(verifier: verifier)
+    try read(bytes, payloads: SignedPayloads(verifier: verifier))
+  }
+
+  /// Reads one document **without verifying** its signed payloads: anyone can forge one.
+  /// For documents verified when they arrived and kept since, for tests and for tools; what
+  /// comes from the network goes through ``read(_:verifier:)``.
+  ///
+  /// ```swift
+  /// // Kept after read(_:verifier:) accepted it:
+  /// record.fold(try DocumentReader.readUnverified(storedBody))
+  /// ```
+  ///
+  /// - Parameter bytes: The document: `[UInt8]`, `Data`, or any collection of bytes.
+  /// - Returns: The document, read.
+  /// - Throws: ``ReadError`` naming what is wrong.
+  public static func readUnverified(_ bytes: some Collection<UInt8>) throws(ReadError)
+    -> AppStoreDocument
+  {
+    try read(bytes, payloads: SignedPayloads(verifier: nil))
+  }
+
+  /// Either: verified when `verifier` is given; for the tool, whose user chooses.
+  package static func read(
+    _ bytes: some Collection<UInt8>, optionalVerifier verifier: (any SignedPayloadVerifier)?
+  ) throws(ReadError) -> AppStoreDocument {
+    try read(bytes, payloads: SignedPayloads(verifier: verifier))
+  }
+
+  private static func read(
+    _ bytes: some Collection<UInt8>, payloads: SignedPayloads
+  ) throws(ReadError) -> AppStoreDocument {
     // Read where it lies when the bytes are contiguous: a mapped file is not copied.
     if let read = bytes.withContiguousStorageIfAvailable({ buffer in
       Result { () throws(ReadError) in try read(buffer, payloads: payloads) }
@@ -64,7 +99,7 @@ public enum DocumentReader {
   }
 
   /// Reads a document as `kind` whatever its keys: the typed entry points
-  /// (``AppStoreTransaction/init(json:)``, …), unverified. `path` is the JSON path of the
+  /// (``AppStoreTransaction/init(unverifiedJSON:)``, …), unverified. `path` is the JSON path of the
   /// document inside another (a scenario's `receipt`), which its diagnostics start with.
   static func read(_ json: [UInt8], as kind: SchemaReader.Kind, path: String = "")
     throws(ReadError) -> AppStoreDocument
@@ -147,21 +182,40 @@ public enum DocumentReader {
   /// value or a JWS string), or one JWS per line.
   ///
   /// ```swift
-  /// try DocumentReader.readAll(Array(#"["eyJ…", {"status": 0, "receipt": {}}]"#.utf8)).count  // 2
+  /// try DocumentReader.readAllUnverified(Array(#"["eyJ…", {"status": 0, "receipt": {}}]"#.utf8)).count  // 2
   /// ```
   ///
   /// - Parameters:
   ///   - bytes: The file's bytes.
-  ///   - verifier: Verifies every JWS before it is read; `nil` to decode without verifying.
+  ///   - verifier: Verifies every JWS before it is read.
   /// - Returns: The documents, in the file's order.
   /// - Throws: ``ReadError`` for the first document that cannot be read, its place named.
   public static func readAll(
-    _ bytes: some Collection<UInt8>, verifier: (any SignedPayloadVerifier)? = nil
+    _ bytes: some Collection<UInt8>, verifier: any SignedPayloadVerifier
+  ) throws(ReadError) -> [AppStoreDocument] {
+    try readAll(bytes, optionalVerifier: verifier)
+  }
+
+  /// ``readAll(_:verifier:)`` **without verifying** the signed payloads: anyone can forge one
+  /// (``readUnverified(_:)``).
+  ///
+  /// - Parameter bytes: The file's bytes.
+  /// - Returns: The documents, in the file's order.
+  /// - Throws: ``ReadError`` for the first document that cannot be read, its place named.
+  public static func readAllUnverified(_ bytes: some Collection<UInt8>) throws(ReadError)
+    -> [AppStoreDocument]
+  {
+    try readAll(bytes, optionalVerifier: nil)
+  }
+
+  /// Either: verified when `verifier` is given; for the tool, whose user chooses.
+  package static func readAll(
+    _ bytes: some Collection<UInt8>, optionalVerifier verifier: (any SignedPayloadVerifier)?
   ) throws(ReadError) -> [AppStoreDocument] {
     switch bytes.first(where: { !isWhitespace($0) }) {
     case UInt8(ascii: "{")?, nil:
       // Read where it lies: a file the caller mapped into memory is not copied.
-      return [try read(bytes, verifier: verifier)]
+      return [try read(bytes, optionalVerifier: verifier)]
     case UInt8(ascii: "[")?:
       let array = Array(bytes)
       let payloads = SignedPayloads(verifier: verifier)
@@ -203,7 +257,7 @@ public enum DocumentReader {
         let compact = line.filter { !isWhitespace($0) }
         if compact.isEmpty { continue }
         do throws(ReadError) {
-          documents.append(try read(compact, verifier: verifier))
+          documents.append(try read(compact, optionalVerifier: verifier))
         } catch {
           throw error.within("line \(index + 1)")
         }
@@ -215,7 +269,7 @@ public enum DocumentReader {
   /// Reads a document already parsed (the scenario format's pasted documents), written back
   /// as JSON for the reader.
   package static func read(value: JSONValue) throws(ReadError) -> AppStoreDocument {
-    try read(value.bytes)
+    try readUnverified(value.bytes)
   }
 
   /// A document read, checked: a verifyReceipt response whose status carries no receipt is an

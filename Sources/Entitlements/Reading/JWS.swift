@@ -1,13 +1,13 @@
 /// The payload of a JWS in compact form (`header.payload.signature`), decoded from base64url.
 ///
-/// - Important: `JWS.payload(of:)` decodes only: it verifies **nothing** (not the signature,
+/// - Important: `JWS.unverifiedPayload(of:)` decodes only: it verifies **nothing** (not the signature,
 ///   not the x5c chain to Apple Root CA - G3), so anyone can forge what it returns. To verify,
 ///   read with `DocumentReader.read(_:verifier:)` and a `AppStoreSignatureVerifier` from the
 ///   `EntitlementsVerification` library: every JWS is then verified before it is read.
 ///
 /// ```swift
-/// let json = try JWS.payload(of: signedTransactionInfo)
-/// let transaction = try AppStoreTransaction(json: json)
+/// let json = try JWS.unverifiedPayload(of: signedTransactionInfo)
+/// let transaction = try AppStoreTransaction(unverifiedJSON: json)
 /// ```
 public enum JWS {
   /// The decoded payload bytes of a compact JWS.
@@ -16,7 +16,7 @@ public enum JWS {
   /// - Returns: The payload's bytes (JSON for Apple's payloads).
   /// - Throws: ``ReadError/malformedJWS(_:)`` when it has not three parts or the payload is
   ///   not base64url.
-  public static func payload(of compact: String) throws(ReadError) -> [UInt8] {
+  public static func unverifiedPayload(of compact: String) throws(ReadError) -> [UInt8] {
     var compact = compact
     let result: Result<[UInt8], ReadError> = compact.withUTF8 { text in
       // The two dots, found as the bytes are read once; a third is an error.

@@ -2,7 +2,7 @@
 /// App Store sent, each a `signedPayload` (SPEC §10).
 ///
 /// ```swift
-/// case .notificationHistory(let page) = try DocumentReader.read(body)
+/// case .notificationHistory(let page) = try DocumentReader.readUnverified(body)
 /// page.notificationPayloads.map(\.rawNotificationType)  // ["DID_RENEW", "EXPIRED", …]
 /// ```
 public struct NotificationHistoryPage: PurchaseDocument, Hashable {

@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// var record = SubscriberRecord()
-/// record.fold(try DocumentReader.read(receiptBytes))
-/// record.fold(try DocumentReader.read(notificationBytes))
+/// record.fold(try DocumentReader.readUnverified(receiptBytes))
+/// record.fold(try DocumentReader.readUnverified(notificationBytes))
 /// Evaluator().evaluate(record.history)
 /// ```
 public protocol PurchaseDocument: Sendable {

@@ -4,7 +4,7 @@
 /// ``Diagnostic``s with the field's JSON path, and the rest of the document is kept.
 ///
 /// ```swift
-/// do { _ = try DocumentReader.read(Array("{".utf8)) } catch {
+/// do { _ = try DocumentReader.readUnverified(Array("{".utf8)) } catch {
 ///   error.description  // "not JSON: at byte 1: expected a member name in quotes"
 /// }
 /// ```

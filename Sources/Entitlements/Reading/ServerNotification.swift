@@ -2,13 +2,13 @@
 ///
 /// `data.signedTransactionInfo` and `data.signedRenewalInfo` are JWS strings: their payloads
 /// are decoded, and verified first only by ``DocumentReader/read(_:verifier:)`` given a verifier
-/// (``init(json:)`` verifies **nothing**, see ``JWS``); an already-decoded object in their place
+/// (``init(unverifiedJSON:)`` verifies **nothing**, see ``JWS``); an already-decoded object in their place
 /// is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery evidence.
 /// ``appleStatus`` is Apple's own status at ``timestamp`` (1 active, 2 expired, 3 billing retry,
 /// 4 grace period, 5 revoked).
 ///
 /// ```swift
-/// let notification = try ServerNotification(json: JWS.payload(of: signedPayload))
+/// let notification = try ServerNotification(unverifiedJSON: JWS.unverifiedPayload(of: signedPayload))
 /// notification.rawNotificationType  // "DID_RENEW"
 /// notification.appleStatus          // 1
 /// ```
@@ -65,11 +65,13 @@ public struct ServerNotification: PurchaseDocument, Hashable {
     ]
   }
 
-  /// Reads a notification from its decoded payload's bytes.
+  /// Reads a notification from its decoded payload **without verifying** it: for a payload
+  /// verified already. A notification as POSTed goes through
+  /// ``DocumentReader/read(_:verifier:)``, which verifies its nested JWS too.
   ///
-  /// - Parameter json: The decoded `signedPayload`.
+  /// - Parameter json: The decoded `signedPayload`, trusted as it is: nothing is verified.
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
-  public init(json: [UInt8]) throws(ReadError) {
+  public init(unverifiedJSON json: [UInt8]) throws(ReadError) {
     guard
       case .notificationV2(let notification) = try DocumentReader.read(json, as: .notificationV2)
     else { preconditionFailure("a notification is read as one") }

@@ -23,7 +23,7 @@ package struct SignedPayloads: Sendable {
   /// - Throws: ``ReadError/signatureRejected(path:reason:)`` when the verifier refuses it;
   ///   ``ReadError/malformedJWS(_:)`` when, unverified, it cannot be decoded.
   package func payload(of compact: String, at path: String) throws(ReadError) -> [UInt8] {
-    guard let verifier else { return try JWS.payload(of: compact) }
+    guard let verifier else { return try JWS.unverifiedPayload(of: compact) }
     do {
       return try verifier.verifiedPayload(of: compact)
     } catch {

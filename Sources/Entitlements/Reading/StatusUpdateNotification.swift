@@ -7,7 +7,7 @@
 /// renewal was a billing-retry recovery (SPEC §5).
 ///
 /// ```swift
-/// let notification = try StatusUpdateNotification(json: body)
+/// let notification = try StatusUpdateNotification(unverifiedJSON: body)
 /// notification.notificationType   // .renewal
 /// notification.billingRecoveries  // [BillingRecovery(…, renewedAt: …)]
 /// ```
@@ -59,11 +59,12 @@ public struct StatusUpdateNotification: PurchaseDocument, Hashable {
   /// Fields that could not be read.
   public var diagnostics: [Diagnostic]
 
-  /// Reads a notification from its body.
+  /// Reads a notification from its body, as ``DocumentReader/readUnverified(_:)`` does.
   ///
-  /// - Parameter json: The notification body.
+  /// - Parameter json: The notification body, trusted as it is (version 1 notifications
+  ///   are not signed).
   /// - Throws: ``ReadError`` when it is not JSON or not an object.
-  public init(json: [UInt8]) throws(ReadError) {
+  public init(unverifiedJSON json: [UInt8]) throws(ReadError) {
     guard
       case .notificationV1(let notification) = try DocumentReader.read(json, as: .notificationV1)
     else { preconditionFailure("a notification is read as one") }

@@ -6,7 +6,7 @@
 /// renewal fields at the top level.
 ///
 /// ```swift
-/// let response = try VerifyReceiptResponse(json: bytes)
+/// let response = try VerifyReceiptResponse(unverifiedJSON: bytes)
 /// try response.requireSuccess()   // throws VerifyReceiptStatusError for 21007, …
 /// Evaluator().evaluate(response.history)
 /// ```
@@ -53,13 +53,14 @@ public struct VerifyReceiptResponse: PurchaseDocument, Hashable {
     if let statusError { throw statusError }
   }
 
-  /// Reads a response from its bytes.
+  /// Reads a response from its bytes, as ``DocumentReader/readUnverified(_:)`` does.
   ///
-  /// - Parameter json: The response body.
+  /// - Parameter json: The response body, trusted as it is (a verifyReceipt response is not
+  ///   signed: it comes from Apple's server over TLS).
   /// - Throws: ``ReadError`` when the bytes are not JSON or not an object, and
   ///   ``ReadError/verifyReceiptStatus(_:)`` for a status that carries no receipt (any but 0
   ///   and 21006): such a response is never read as an empty history.
-  public init(json: [UInt8]) throws(ReadError) {
+  public init(unverifiedJSON json: [UInt8]) throws(ReadError) {
     guard case .verifyReceipt(let response) = try DocumentReader.read(json, as: .verifyReceipt)
     else { preconditionFailure("a response is read as one") }
     self = response

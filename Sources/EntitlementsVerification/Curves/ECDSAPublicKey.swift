@@ -1,8 +1,9 @@
 /// An ECDSA public key on P-256 or P-384, verifying signatures in pure Swift.
 ///
-/// The building block of ``AppStoreSignatureVerifier``, public for callers who verify other ECDSA
-/// signatures (and for the benchmark). Keys are checked when made: coordinates below the field
-/// prime, the point on the curve. Signatures are read strictly: raw `r ‖ s` of exactly twice
+/// The building block of ``AppStoreSignatureVerifier``, visible inside the package (the
+/// benchmark, the tests), not to users: the library verifies Apple's signed data, not any
+/// ECDSA. Keys are checked when made: coordinates below the field prime, the point on the
+/// curve. Signatures are read strictly: raw `r ‖ s` of exactly twice
 /// the curve's size, or DER with minimal lengths and integers and nothing after; `r` and `s`
 /// must lie in `[1, n−1]`. Every Wycheproof vector marked valid is accepted and every one
 /// marked invalid rejected (`Tests/EntitlementsVerificationTests/WycheproofTests.swift`).
@@ -15,9 +16,9 @@
 /// ```
 ///
 /// - Note: Verification handles public data only; it is not constant time, and need not be.
-public struct ECDSAPublicKey: Hashable, Sendable {
+package struct ECDSAPublicKey: Hashable, Sendable {
   /// The curves this key may lie on.
-  public enum Curve: String, Hashable, Sendable {
+  package enum Curve: String, Hashable, Sendable {
     /// NIST P-256 (secp256r1), with SHA-256: ES256.
     case p256 = "P-256"
     /// NIST P-384 (secp384r1), with SHA-384: ES384.
@@ -25,7 +26,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   }
 
   /// The message digests a signature may be made over.
-  public enum Digest: Hashable, Sendable {
+  package enum Digest: Hashable, Sendable {
     /// SHA-256.
     case sha256
     /// SHA-384.
@@ -53,7 +54,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   /// - Parameter x963Representation: The encoded point.
   /// - Throws: ``SignatureVerificationError/malformed(_:)`` for another length or form (a
   ///   compressed point), a coordinate not below the prime, or a point not on the curve.
-  public init(x963Representation: [UInt8]) throws(SignatureVerificationError) {
+  package init(x963Representation: [UInt8]) throws(SignatureVerificationError) {
     let bytes = x963Representation
     guard bytes.first == 0x04 else {
       throw .malformed("public key: not an uncompressed point (04 ‖ x ‖ y)")
@@ -75,7 +76,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   }
 
   /// The curve of the key.
-  public var curve: Curve {
+  package var curve: Curve {
     switch point {
     case .p256: .p256
     case .p384: .p384
@@ -83,7 +84,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   }
 
   /// The uncompressed encoding `04 ‖ x ‖ y`.
-  public var x963Representation: [UInt8] {
+  package var x963Representation: [UInt8] {
     switch point {
     case .p256(let point): point.x963Representation
     case .p384(let point): point.x963Representation
@@ -103,7 +104,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   /// - Returns: false for any other length, `r` or `s` outside `[1, n−1]`, or a signature that
   ///   does not verify.
   /// - Complexity: One hash of `message` and one double scalar multiplication.
-  public func isValidSignature(
+  package func isValidSignature(
     rawRepresentation signature: [UInt8], for message: [UInt8], digest: Digest? = nil
   ) -> Bool {
     guard let (r, s) = ECDSASignature.raw(signature, byteCount: byteCount) else { return false }
@@ -123,7 +124,7 @@ public struct ECDSAPublicKey: Hashable, Sendable {
   ///   - digest: The hash, by default the curve's own.
   /// - Returns: Whether the signature is well formed and verifies.
   /// - Complexity: One hash of `message` and one double scalar multiplication.
-  public func isValidSignature(
+  package func isValidSignature(
     derRepresentation signature: [UInt8], for message: [UInt8], digest: Digest? = nil
   ) -> Bool {
     guard let (r, s) = ECDSASignature.der(signature[...], byteCount: byteCount) else {

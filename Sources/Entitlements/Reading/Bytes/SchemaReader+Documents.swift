@@ -2,7 +2,7 @@
 // kind made from what was read.
 
 extension SchemaReader {
-  /// A kind of document a caller asks for by type (``AppStoreTransaction/init(json:)``, …):
+  /// A kind of document a caller asks for by type (``AppStoreTransaction/init(unverifiedJSON:)``, …):
   /// the document is read as that kind whatever its keys.
   enum Kind {
     case verifyReceipt, notificationV1, notificationV2, transaction, renewal

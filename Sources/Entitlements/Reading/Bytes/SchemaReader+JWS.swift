@@ -11,7 +11,7 @@ extension SchemaReader {
   /// A plain string with exactly two dots is opened where it lies: an app's JWS share one
   /// header (its certificate chain, about 4 KB), so the bytes of the last header read,
   /// followed by a dot, are a header seen already, compared, not scanned. Any other string is
-  /// decoded and opened as ``JWS/payload(of:)`` opens one, which says what is wrong.
+  /// decoded and opened as ``JWS/unverifiedPayload(of:)`` opens one, which says what is wrong.
   mutating func openJWS<Value>(
     at key: KeyID? = nil,
     _ read: (inout SchemaReader) throws(Stop) -> Result<Value, ReadError>
