@@ -164,7 +164,10 @@ def scenarios():
         "expect": [
             {"periods": [{"start": "2025-12-01", "end": "2026-01-01"}]},
             {"at": "2025-12-31T23:59:59.999Z", "state": "active"},
-            {"at": "2026-01-05", "state": "revoked", "entitled": False, "reason": "refund"}]}
+            {"at": "2026-01-05", "state": "revoked", "entitled": False, "reason": "refund"},
+            {"changes": [
+                {"at": "2025-12-01", "state": "active"},
+                {"at": "2026-01-01", "state": "revoked", "reason": "refund"}]}]}
 
     own = "2000000200000001"
     yield "family-revoke-ends-access-at-revocation", {

@@ -121,9 +121,10 @@ public struct Explanation: Sendable {
       if let next = entitlement.nextChange(after: at) {
         lines.append("  next change: \(next.at), \(Self.step(next))")
       }
-      if !entitlement.changes.isEmpty {
+      let changes = entitlement.changes
+      if !changes.isEmpty {
         lines.append("  changes:")
-        for change in entitlement.changes {
+        for change in changes {
           lines.append("    \(change.at)  \(Self.step(change))")
         }
       }

@@ -304,21 +304,9 @@ extension Scenario {
         interval: try interval(value, path: path, file: file, extra: ["cause"]),
         cause: try lapse.oneOf("cause", LapseCause.self))
     }
+    var previous: Instant?
     check.changes = try object.array("changes")?.map { value, path throws(ScenarioError) in
-      let change = try StrictObject(
-        value, path: path, file: file, allowed: ["at", "state", "entitled", "reason"])
-      guard let at = try change.instant("at") else { throw change.fail("at", "required") }
-      guard let state = try change.oneOf("state", EntitlementState.self) else {
-        throw change.fail("state", "required")
-      }
-      var reason = ScenarioCheck.ExpectedChange.ExpectedReason.notCompared
-      if change.members["reason"] == JSONValue.null {
-        reason = .none
-      } else if let given = try change.oneOf("reason", ExpiryReason.self) {
-        reason = .reason(given)
-      }
-      return ScenarioCheck.ExpectedChange(
-        at: at, state: state, entitled: try change.bool("entitled"), reason: reason)
+      try Self.change(value, path: path, file: file, after: &previous)
     }
     check.at = try object.instant("at")
     check.state = try object.oneOf("state", EntitlementState.self)
@@ -379,6 +367,43 @@ extension Scenario {
           + "\"entitled\", \"readable\", \"diagnostics\" (Scenarios/README.md, \"Checks\")")
     }
     return check
+  }
+
+  /// One element of a `changes` check, refused when no status function could have it: out
+  /// of order, `notSubscribed` (the status before the first change, never one), a reason
+  /// outside `expired` and `revoked`, access that contradicts the state.
+  private static func change(
+    _ value: JSONValue, path: String, file: String, after previous: inout Instant?
+  ) throws(ScenarioError) -> ScenarioCheck.ExpectedChange {
+    let change = try StrictObject(
+      value, path: path, file: file, allowed: ["at", "state", "entitled", "reason"])
+    guard let at = try change.instant("at") else { throw change.fail("at", "required") }
+    if let previous, at <= previous {
+      throw change.fail("at", "\(at) is not after the change before it (\(previous))")
+    }
+    previous = at
+    guard let state = try change.oneOf("state", EntitlementState.self) else {
+      throw change.fail("state", "required")
+    }
+    guard state != .notSubscribed else {
+      throw change.fail(
+        "state", "notSubscribed is never a change: it is the status before the first")
+    }
+    var reason = ScenarioCheck.ExpectedChange.ExpectedReason.notCompared
+    if change.members["reason"] == JSONValue.null {
+      reason = .noReason
+    } else if let given = try change.oneOf("reason", ExpiryReason.self) {
+      guard state == .expired || state == .revoked else {
+        throw change.fail("reason", "only an expired or revoked status has a reason")
+      }
+      reason = .reason(given)
+    }
+    let entitled = try change.bool("entitled")
+    if let entitled, entitled != (state == .active || state == .gracePeriod) {
+      throw change.fail(
+        "entitled", "\(state.rawValue) is \(entitled ? "never" : "always") entitled")
+    }
+    return ScenarioCheck.ExpectedChange(at: at, state: state, entitled: entitled, reason: reason)
   }
 
   private static func interval(

@@ -50,7 +50,7 @@ public struct ScenarioCheck: Hashable, Sendable {
       /// Not given: not compared.
       case notCompared
       /// `null`: the change has no reason (active, grace period, billing retry).
-      case none
+      case noReason
       /// The reason expected.
       case reason(ExpiryReason)
     }

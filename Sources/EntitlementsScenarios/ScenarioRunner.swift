@@ -81,7 +81,7 @@ public enum ScenarioRunner {
         let given = position < changes.count ? changes[position] : nil
         var reason = ScenarioCheck.ExpectedChange.ExpectedReason.notCompared
         if given?.reason != .notCompared {
-          reason = change.reason.map { .reason($0) } ?? .none
+          reason = change.reason.map { .reason($0) } ?? .noReason
         }
         return ScenarioCheck.ExpectedChange(
           at: change.at, state: change.state,
@@ -164,7 +164,7 @@ public enum ScenarioRunner {
         if let entitled = change.entitled { notes.append(entitled ? "entitled" : "not entitled") }
         switch change.reason {
         case .notCompared: break
-        case .none: notes.append("no reason")
+        case .noReason: notes.append("no reason")
         case .reason(let reason): notes.append(reason.rawValue)
         }
         return "\(describe(change.at)) \(change.state.rawValue)"

@@ -120,6 +120,27 @@ struct ScenarioReadingTests {
         #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "expired", "reason": "bored"}]}]}"#,
       error: #"f.json: expect[0].changes[0].reason: "bored" is not one of "voluntary""#),
     .init(
+      name: "changes out of order",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-02-01", "state": "expired"}, {"at": "2017-01-01", "state": "active"}]}]}"#,
+      error:
+        "f.json: expect[0].changes[1].at: 2017-01-01T00:00:00Z is not after the change before it"),
+    .init(
+      name: "notSubscribed as a change",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "notSubscribed"}]}]}"#,
+      error: "f.json: expect[0].changes[0].state: notSubscribed is never a change"),
+    .init(
+      name: "a reason for an active change",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "active", "reason": "refund"}]}]}"#,
+      error: "f.json: expect[0].changes[0].reason: only an expired or revoked status has a reason"),
+    .init(
+      name: "access that contradicts the state",
+      json:
+        #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "billingRetry", "entitled": true}]}]}"#,
+      error: "f.json: expect[0].changes[0].entitled: billingRetry is never entitled"),
+    .init(
       name: "a typo in a change",
       json:
         #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "sate": "active"}]}]}"#,
@@ -280,8 +301,8 @@ struct ScenarioReadingTests {
           + "(no reason)], got [2017-01-01T00:00:00Z active, 2017-02-01T00:00:00Z expired (voluntary)]"
       ),
       (
-        #"[{"at": "2017-01-01", "state": "active", "entitled": false}, {"at": "2017-02-01T00:00:00.001Z", "state": "expired"}]"#,
-        "expect[0].changes: expected [2017-01-01T00:00:00Z active (not entitled), "
+        #"[{"at": "2017-01-01", "state": "active", "entitled": true}, {"at": "2017-02-01T00:00:00.001Z", "state": "expired"}]"#,
+        "expect[0].changes: expected [2017-01-01T00:00:00Z active (entitled), "
           + "2017-02-01T00:00:00.001Z expired], got [2017-01-01T00:00:00Z active (entitled), "
           + "2017-02-01T00:00:00Z expired]"
       ),

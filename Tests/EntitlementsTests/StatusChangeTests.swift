@@ -85,6 +85,14 @@ struct StatusChangeTests {
         Step(at: "2017-05-01T08:00:00Z", state: .revoked, reason: .refund),
       ]),
     Case(
+      name: "three purchases at one instant, all refunded: one change",
+      entries: [
+        sub("1", "2017-03-20T08:00:00Z", e, cancelled: "2017-03-21"),
+        sub("2", "2017-03-20T08:00:00Z", e, original: "2", cancelled: "2017-03-21"),
+        sub("3", "2017-03-20T08:00:00Z", e, original: "3", cancelled: "2017-03-21"),
+      ],
+      changes: [Step(at: "2017-03-20T08:00:00Z", state: .revoked, reason: .refund)]),
+    Case(
       name: "a lifetime purchase: active for ever, one change",
       entries: [purchase("1", "2017-03-20T08:00:00Z", product: "lifetime")],
       changes: [Step(at: "2017-03-20T08:00:00Z", state: .active)]),
@@ -192,6 +200,17 @@ struct StatusChangeTests {
       name: "a first purchase: not subscribed becomes active, a period added to the past",
       before: [], after: [first], at: "2017-03-21", was: .notSubscribed, now: .active,
       statusChanged: true, pastChanged: true, nextChangeAt: e),
+    Comparison(
+      name: "a renewal info signed in an earlier lapse: its cause known, the past changed",
+      before: [first, sub("3", "2017-06-17T08:00:00Z", "2017-07-17T08:00:00Z")],
+      after: [first, sub("3", "2017-06-17T08:00:00Z", "2017-07-17T08:00:00Z")],
+      afterInfo: [
+        RenewalInfo(
+          originalTransactionID: "1", autoRenewStatus: false, rawExpirationIntent: 1,
+          signedDate: instant("2017-05-01"))
+      ],
+      at: "2017-07-01", was: .active, now: .active, statusChanged: false, pastChanged: true,
+      nextChangeAt: "2017-07-17T08:00:00Z"),
     Comparison(
       name: "a document about the future only: nothing changed",
       before: [first], after: [first, sub("3", "2017-09-01", "2017-10-01")], at: "2017-04-01",

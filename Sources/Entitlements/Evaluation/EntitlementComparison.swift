@@ -18,8 +18,9 @@ public struct EntitlementComparison: Hashable, Sendable {
   public let before: EntitlementStatus
   /// Its status at the instant after the document.
   public let after: EntitlementStatus
-  /// Whether its past changed: its periods or lapses (with their causes) before the instant
-  /// were added, removed or cut, as a refund reaching back does. A renewal that extends the
+  /// Whether its past changed: its periods or lapses before the instant were added, removed
+  /// or cut, as a refund reaching back does, or a lapse's cause or reason changed (a late
+  /// `EXPIRED` saying an earlier billing retry ran out). A renewal that extends the
   /// current period does not change the past; neither does a word on the time after the last
   /// period (a billing retry, a grace period), which shows in ``before`` and ``after``.
   public let pastChanged: Bool
@@ -54,6 +55,7 @@ public struct EntitlementComparison: Hashable, Sendable {
     var periods: [Interval] = []
     var lapses: [Interval] = []
     var causes: [LapseCause] = []
+    var reasons: [ExpiryReason] = []
 
     init(_ evaluation: EntitlementEvaluation?, before instant: Instant) {
       guard let evaluation else { return }
@@ -63,6 +65,7 @@ public struct EntitlementComparison: Hashable, Sendable {
       for lapse in evaluation.lapses where lapse.interval.start < instant {
         lapses.append(Self.cut(lapse.interval, at: instant))
         causes.append(lapse.cause)
+        reasons.append(lapse.reason)
       }
     }
 

@@ -165,7 +165,8 @@ public struct EntitlementEvaluation: Hashable, Sendable {
   /// //  "2017-06-17T08:00:00Z active", "2017-07-17T08:00:00Z expired"]
   /// ```
   ///
-  /// - Complexity: O(k log n) for k changes: each change's status is read when asked.
+  /// - Complexity: each change's status is read when asked, as ``status(at:)`` reads it: store
+  ///   the result rather than asking again.
   public var changes: [StatusChange] {
     storage.changes.map { StatusChange(at: $0.at, status: status(at: $0.at)) }
   }

@@ -8,9 +8,14 @@
 /// let before = evaluator.evaluate(record.history)
 /// record.fold(try DocumentReader.read(body, verifier: verifier))
 /// let after = evaluator.evaluate(record.history)
-/// for change in EvaluationComparison(before: before, after: after, at: now).changed {
-///   if change.after.state == .billingRetry { sendUpdateYourCardEmail() }
-///   store(change.id, entitled: change.after.isEntitled, lookAgainAt: change.nextChange?.at)
+/// let comparison = EvaluationComparison(before: before, after: after, at: now)
+/// for change in comparison.changed where change.after.state == .billingRetry {
+///   sendUpdateYourCardEmail(change.id)
+/// }
+/// // Every entitlement's next change, changed or not: a renewal only moves it.
+/// for entitlement in comparison.entitlements {
+///   store(entitlement.id, entitled: entitlement.after.isEntitled,
+///         lookAgainAt: entitlement.nextChange?.at)
 /// }
 /// ```
 public struct EvaluationComparison: Hashable, Sendable {

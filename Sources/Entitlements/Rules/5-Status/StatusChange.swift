@@ -3,16 +3,16 @@
 ///
 /// An entitlement's changes (``EntitlementEvaluation/changes``) are its status as a function of
 /// time: `notSubscribed` before the first, and two consecutive changes always differ in state,
-/// reason or access. The details of an active status (the transaction giving access, its
-/// product, its offer) may move within one change, at a renewal, a crossgrade or the end of a
-/// trial; the state does not.
+/// reason or access. Only those three hold until the next change: the details may move within
+/// one (an active status's transaction, product and offer at a renewal, a crossgrade or the
+/// end of a trial; a revoked status's transaction when a later purchase is revoked too).
 ///
 /// ```swift
 /// for change in evaluation["magazine"]!.changes {
 ///   print(change.at, change.state, change.reason as Any)
 /// }
 /// // 2017-02-20T08:00:00Z active nil
-/// // 2017-04-20T08:00:00Z expired Optional(voluntary)
+/// // 2017-04-20T08:00:00Z expired Optional(unknown)
 /// // 2017-06-17T08:00:00Z active nil
 /// // 2017-07-17T08:00:00Z expired Optional(voluntary)
 /// ```

@@ -11,7 +11,8 @@ extension StatusRules {
   /// period (rule 4) and of its retry window (rule 5). Instants at ``Instant/distantFuture``
   /// are never reached.
   ///
-  /// - Complexity: O(n + k log n) for n entries and k of those instants.
+  /// - Complexity: O(n + k log n) for n entries and k distinct instants among those, plus,
+  ///   at an instant several purchases share, those purchases.
   static func changes(of timeline: EntitlementTimeline) -> [StatusStep] {
     let periods = timeline.periods
     // One array: the instants to read the status at, then, in place, the changes among them.
@@ -53,9 +54,13 @@ extension StatusRules {
     }
     var kept = 0
     var current = StatusStep(at: .distantPast, state: .notSubscribed, reason: nil)
+    var previous: Instant?
     for index in steps.indices {
       let instant = steps[index].at
-      guard !instant.isDistantFuture else { continue }
+      // Once per instant: many purchases or refunds at one instant would each read the status,
+      // and each reading walks the purchases of that instant.
+      guard instant != previous, !instant.isDistantFuture else { continue }
+      previous = instant
       let step: StatusStep
       switch decision(at: instant, of: timeline) {
       case .active: step = StatusStep(at: instant, state: .active, reason: nil)
