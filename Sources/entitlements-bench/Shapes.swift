@@ -119,6 +119,14 @@ enum Shapes {
       }
       return (Bench.evaluator, PurchaseHistory(entries: shuffled(entries, seed: 5)))
     },
+    Shape(name: "one purchase instant, every entry refunded") { n in
+      let entries = (0..<n).map { index in
+        var entry = entry(index, purchase: start)
+        entry.cancellationDate = start + .days(3)
+        return entry
+      }
+      return (Bench.evaluator, PurchaseHistory(entries: shuffled(entries, seed: 6)))
+    },
     Shape(name: "every other entry upgraded, no cancellation") { n in
       let entries = (0..<n).map { index in
         var entry = entry(index, purchase: start + .days(3 * Int64(index)))
