@@ -151,8 +151,13 @@ struct EvaluationProperties {
         sampleInstants(customer).allSatisfy { instant in
           let status = entitlement.status(at: instant)
           let inPeriod = entitlement.periods.contains { $0.interval.contains(instant) }
+          // Outside every period, access only in a grace period Apple gave: before the latest
+          // grace_period_expires_date of the input's renewal infos.
+          let latestGrace = customer.renewalInfo.compactMap(\.gracePeriodExpiresDate).max()
+          let inSomeGrace = latestGrace.map { instant < $0 } ?? false
           return (status.state == .active) == inPeriod
-            && status.isEntitled == (inPeriod || status.state == .gracePeriod)
+            && (!inPeriod || status.isEntitled)
+            && (inPeriod || !status.isEntitled || inSomeGrace)
         }
       }
     }
@@ -174,18 +179,34 @@ struct EvaluationProperties {
     }
   }
 
+  /// At any instant, however far: before the input's first purchase, not subscribed; after
+  /// its last date (expiry, refund, grace) and the retry window, never entitled nor retrying,
+  /// unless a lifetime purchase owns it.
   @Test(arguments: seeds)
-  func statusNeverCrashesAndIsConsistentForAnyInstant(seed: UInt64) {
+  func statusAtAnyInstantKeepsToTheInputsDates(seed: UInt64) {
     forAll(Self.cases, seed: seed) { customer in
       var random = SeededRandom(seed: customer.seed)
       let evaluation = customer.evaluate()
       let randomInstants = (0..<20).map { _ in
         Instant(millisecondsSince1970: random.int64(in: .min ... .max))
       }
+      let purchases = customer.entries.compactMap(\.purchaseDate)
+      let dates =
+        purchases + customer.entries.compactMap(\.expiresDate)
+        + customer.entries.compactMap(\.cancellationDate)
+        + customer.renewalInfo.compactMap(\.gracePeriodExpiresDate)
+      guard let first = purchases.min(), let last = dates.max() else { return true }
+      // A month of the sandbox lasts minutes; its retry window is scaled, never longer.
+      let settled = last + .days(61)
       return evaluation.entitlements.allSatisfy { entitlement in
-        (sampleInstants(customer) + randomInstants).allSatisfy { instant in
+        let forever = entitlement.periods.last?.interval.end.isDistantFuture == true
+        return (sampleInstants(customer) + randomInstants).allSatisfy { instant in
           let status = entitlement.status(at: instant)
-          return status.isEntitled == (status.state == .active || status.state == .gracePeriod)
+          if instant < first { return status == .notSubscribed }
+          if instant >= settled, !forever {
+            return !status.isEntitled && status.state != .billingRetry
+          }
+          return true
         }
       }
     }

@@ -94,7 +94,21 @@ struct EvaluatorTests {
     input.shuffle(using: &random)
     var infos = Self.renewalInfo + Self.renewalInfo.prefix(Int.random(in: 0...2, using: &random))
     infos.shuffle(using: &random)
-    #expect(Self.evaluate(input, infos) == reference, "seed \(seed)")
+    let evaluation = Self.evaluate(input, infos)
+    // The answers of theHistoryEvaluatesAsExpected, written there by hand.
+    #expect(
+      evaluation["premium"]?.periods.map(\.interval) == [
+        interval("2017-01-01", "2017-03-01"), interval("2017-04-01", "2018-04-10"),
+        interval("2018-06-01", "2018-07-01"),
+      ], "seed \(seed)")
+    #expect(evaluation["premium"]?.lapses.map(\.cause) == [.refund, .voluntary], "seed \(seed)")
+    #expect(
+      evaluation["pass"]?.periods.map(\.interval) == [interval("2017-05-01", "2017-07-01")],
+      "seed \(seed)")
+    #expect(evaluation.purchaseEvents.map(\.productID) == ["coins"], "seed \(seed)")
+    #expect(evaluation.diagnostics.map(\.kind) == [.expiresNotAfterPurchase], "seed \(seed)")
+    // And every other value as the input in order gives it.
+    #expect(evaluation == reference, "seed \(seed)")
   }
 
   @Test func aRecordInBothInAppAndLatestReceiptInfoCountsOnce() throws {
@@ -102,7 +116,10 @@ struct EvaluatorTests {
     let restored = sub("11", "2017-01-01", "2017-02-01", webOrder: "w1", trial: true)
     let evaluation = Self.evaluate(Self.entries + [restored])
     let premium = try #require(evaluation["premium"])
-    #expect(premium.coverage.count == Self.evaluate(Self.entries)["premium"]?.coverage.count)
+    // Transactions 1 to 6 and 10: seven entries of premium, the restore counted with 1.
+    #expect(premium.coverage.count == 7)
+    #expect(
+      premium.coverage.map(\.entry.transactionID.rawValue) == ["1", "2", "3", "4", "5", "6", "10"])
     #expect(evaluation.diagnostics.map(\.kind) == [.expiresNotAfterPurchase])
   }
 
