@@ -213,3 +213,166 @@ extension SchemaReaderTests {
         == (diagnostic.map { [$0] } ?? []))
   }
 }
+
+// Every member of verifyReceipt's receipt, entries and renewal infos, and of the decoded
+// payloads, each value written by hand (SchemaFieldCoverageTests checks that none is left out).
+extension SchemaReaderTests {
+  @Test func everyFieldOfAVerifyReceiptResponse() throws {
+    let response = try Self.read(
+      #"""
+      {"status": 0, "environment": "Production", "latest_receipt": "MIIbase64",
+       "receipt": {"receipt_type": "ProductionSandbox",
+         "receipt_creation_date": "2017-03-21 00:00:00 Etc/GMT",
+         "receipt_creation_date_ms": "1490054400000",
+         "request_date": "2017-03-22 00:00:00 Etc/GMT", "request_date_ms": "1490140800000",
+         "in_app": [{"quantity": "2", "product_id": "monthly", "transaction_id": "11",
+           "original_transaction_id": "10",
+           "purchase_date": "2017-02-20 08:00:00 Etc/GMT",
+           "original_purchase_date": "2017-01-20 08:00:00 Etc/GMT",
+           "expires_date": "2017-03-20 08:00:00 Etc/GMT",
+           "web_order_line_item_id": "1000000034321234", "is_trial_period": "true",
+           "is_in_intro_offer_period": "false", "in_app_ownership_type": "FAMILY_SHARED",
+           "cancellation_date": "2017-03-01 08:00:00 Etc/GMT", "cancellation_reason": "1",
+           "is_upgraded": "true", "offer_code_ref_name": "SPRING",
+           "promotional_offer_id": "winback1"}]},
+       "latest_receipt_info": [{"product_id": "monthly", "transaction_id": "12",
+         "original_transaction_id": "10", "purchase_date_ms": "1490000000000",
+         "original_purchase_date_ms": "1484899200000", "expires_date_ms": "1492600000000",
+         "cancellation_date_ms": "1491000000000", "is_trial_period": "false",
+         "is_in_intro_offer_period": "true"}],
+       "latest_expired_receipt_info": [{"product_id": "old", "transaction_id": "9",
+         "original_transaction_id": "9", "purchase_date_ms": "1356998400000",
+         "expires_date_formatted": "2013-02-01 00:00:00 Etc/GMT"}],
+       "pending_renewal_info": [{"original_transaction_id": "10", "product_id": "monthly",
+         "auto_renew_product_id": "yearly", "auto_renew_status": "1", "expiration_intent": "2",
+         "is_in_billing_retry_period": "1",
+         "grace_period_expires_date": "2017-04-06 08:00:00 Etc/GMT",
+         "grace_period_expires_date_ms": "1491465600000", "price_consent_status": "0"}]}
+      """#
+    ) { if case .verifyReceipt(let r) = $0 { r } else { nil } }
+    #expect(response.status == 0)
+    // The receipt's own type wins over the top's environment.
+    #expect(response.environment == .sandbox)
+    #expect(response.latestReceipt == "MIIbase64")
+    // receipt_creation_date_ms, as written; request_date only without it.
+    #expect(response.timestamp == Instant(millisecondsSince1970: 1_490_054_400_000))
+    let entry = try #require(response.inApp.first)
+    #expect(entry.quantity == 2)
+    #expect(entry.productID == "monthly" && entry.transactionID == "11")
+    #expect(entry.originalTransactionID == "10")
+    #expect(entry.purchaseDate == instant("2017-02-20T08:00:00Z"))
+    #expect(entry.originalPurchaseDate == instant("2017-01-20T08:00:00Z"))
+    #expect(entry.expiresDate == instant("2017-03-20T08:00:00Z"))
+    #expect(entry.webOrderLineItemID == "1000000034321234")
+    #expect(entry.isTrialPeriod && !entry.isInIntroOfferPeriod)
+    #expect(entry.inAppOwnershipType == .familyShared)
+    #expect(entry.cancellationDate == instant("2017-03-01T08:00:00Z"))
+    #expect(entry.cancellationReason == .appIssue)
+    #expect(entry.isUpgraded)
+    #expect(entry.offerCodeRefName == "SPRING")
+    #expect(entry.promotionalOfferID == "winback1")
+    // The same dates in milliseconds.
+    let latest = try #require(response.latestReceiptInfo.first { $0.transactionID == "12" })
+    #expect(latest.purchaseDate == Instant(millisecondsSince1970: 1_490_000_000_000))
+    #expect(latest.originalPurchaseDate == Instant(millisecondsSince1970: 1_484_899_200_000))
+    #expect(latest.expiresDate == Instant(millisecondsSince1970: 1_492_600_000_000))
+    #expect(latest.cancellationDate == Instant(millisecondsSince1970: 1_491_000_000_000))
+    #expect(!latest.isTrialPeriod && latest.isInIntroOfferPeriod)
+    #expect(latest.quantity == 1)
+    // iOS 6: an expired transaction, its expiry in expires_date_formatted.
+    let expired = try #require(response.latestReceiptInfo.first { $0.transactionID == "9" })
+    #expect(expired.expiresDate == instant("2013-02-01T00:00:00Z"))
+    let info = try #require(response.renewalInfo.first)
+    #expect(info.originalTransactionID == "10" && info.productID == "monthly")
+    #expect(info.autoRenewProductID == "yearly" && info.autoRenewStatus == true)
+    #expect(info.expirationIntent == .billingError)
+    #expect(info.isInBillingRetryPeriod == true)
+    #expect(info.gracePeriodExpiresDate == Instant(millisecondsSince1970: 1_491_465_600_000))
+    #expect(info.priceConsentStatus == false)
+  }
+
+  @Test func aReceiptIsDatedByItsRequestWithoutACreationDate() throws {
+    let response = try Self.read(
+      #"""
+      {"status": 0, "receipt": {"request_date": "2017-03-22 00:00:00 Etc/GMT", "in_app": []}}
+      """#
+    ) { if case .verifyReceipt(let r) = $0 { r } else { nil } }
+    #expect(response.timestamp == instant("2017-03-22T00:00:00Z"))
+    #expect(response.inApp.isEmpty)
+    #expect(response.environment == nil)
+  }
+
+  @Test func anAppTransactionIsRefusedByName() {
+    #expect(
+      throws: ReadError.unrecognizedDocument(
+        "an app transaction: it records the app's purchase, not an in-app one")
+    ) {
+      try DocumentReader.readUnverified(
+        Array(#"{"appAppleId": 1, "originalApplicationVersion": "1.0", "bundleId": "b"}"#.utf8))
+    }
+  }
+
+  @Test func everyFieldOfADecodedTransactionAndRenewalInfo() throws {
+    let transaction = try Self.read(
+      #"""
+      {"transactionId": "2000000777", "originalTransactionId": "2000000700",
+       "productId": "monthly", "webOrderLineItemId": "2000000055", "quantity": 3,
+       "purchaseDate": 1700000000000, "originalPurchaseDate": 1690000000000,
+       "expiresDate": 1702592000000, "isUpgraded": true, "inAppOwnershipType": "PURCHASED",
+       "type": "Auto-Renewable Subscription", "offerType": 1, "offerDiscountType": "FREE_TRIAL",
+       "offerIdentifier": "intro1", "signedDate": 1700000001000, "environment": "Sandbox"}
+      """#
+    ) { if case .transaction(let t) = $0 { t } else { nil } }
+    let entry = try #require(transaction.entry)
+    #expect(entry.transactionID == "2000000777" && entry.originalTransactionID == "2000000700")
+    #expect(entry.webOrderLineItemID == "2000000055")
+    #expect(entry.quantity == 3)
+    #expect(entry.purchaseDate == Instant(millisecondsSince1970: 1_700_000_000_000))
+    #expect(entry.originalPurchaseDate == Instant(millisecondsSince1970: 1_690_000_000_000))
+    #expect(entry.expiresDate == Instant(millisecondsSince1970: 1_702_592_000_000))
+    #expect(entry.isUpgraded)
+    #expect(entry.inAppOwnershipType == .purchased)
+    #expect(transaction.type == "Auto-Renewable Subscription")
+    // offerType 1 with a FREE_TRIAL discount: a free trial, not an intro price.
+    #expect(entry.isTrialPeriod && !entry.isInIntroOfferPeriod)
+    #expect(entry.offerCodeRefName == nil && entry.promotionalOfferID == nil)
+
+    // offerType 2 names a promotional offer, 3 an offer code; an intro price without a trial.
+    for (offerType, promotional, code, intro) in [
+      (2, "winback1", nil, false), (3, nil, "SPRING", false), (1, nil, nil, true),
+    ] as [(Int, String?, String?, Bool)] {
+      let offered = try Self.read(
+        #"""
+        {"transactionId": "1", "productId": "monthly", "offerType": \#(offerType),
+         "offerDiscountType": "PAY_AS_YOU_GO", "offerIdentifier": "\#(promotional ?? code ?? "x")"}
+        """#
+      ) { if case .transaction(let t) = $0 { t.entry } else { nil } }
+      #expect(offered.promotionalOfferID == promotional, "offerType \(offerType)")
+      #expect(offered.offerCodeRefName == code, "offerType \(offerType)")
+      #expect(offered.isInIntroOfferPeriod == intro && !offered.isTrialPeriod)
+    }
+
+    let renewal = try Self.read(
+      #"""
+      {"originalTransactionId": "2000000700", "autoRenewProductId": "yearly",
+       "autoRenewStatus": 0, "expirationIntent": 3, "isInBillingRetryPeriod": false,
+       "gracePeriodExpiresDate": 1703000000000, "priceIncreaseStatus": 1,
+       "signedDate": 1700000002000}
+      """#
+    ) { if case .renewal(let r) = $0 { r.info } else { nil } }
+    #expect(renewal.originalTransactionID == "2000000700")
+    #expect(renewal.autoRenewProductID == "yearly" && renewal.autoRenewStatus == false)
+    #expect(renewal.expirationIntent == .customerDidNotConsentToPriceIncrease)
+    #expect(renewal.isInBillingRetryPeriod == false)
+    #expect(renewal.gracePeriodExpiresDate == Instant(millisecondsSince1970: 1_703_000_000_000))
+    // priceIncreaseStatus 1: the customer consented.
+    #expect(renewal.priceConsentStatus == true)
+    // The info is dated by its payload's signedDate when it is folded.
+    let signed = try Self.read(
+      #"{"originalTransactionId": "2000000700", "signedDate": 1700000002000}"#
+    ) { if case .renewal(let r) = $0 { r } else { nil } }
+    #expect(signed.timestamp == Instant(millisecondsSince1970: 1_700_000_002_000))
+    #expect(
+      signed.renewalInfo.map(\.signedDate) == [Instant(millisecondsSince1970: 1_700_000_002_000)])
+  }
+}
