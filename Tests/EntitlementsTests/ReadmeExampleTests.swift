@@ -1,7 +1,7 @@
 import Entitlements
 import Testing
 
-/// The README's first-screen example, kept true.
+/// The README's example without Apple's documents ("Without Apple's documents"), kept true.
 @Suite("README example")
 struct ReadmeExampleTests {
   @Test func firstScreenExample() throws {

@@ -1,0 +1,39 @@
+import Entitlements
+import EntitlementsVerification
+import Testing
+
+/// The README's first screen, "From Apple's bytes to an answer", run on the generated chain's
+/// notification (a DID_RENEW for com.example.app, from 2025-10-01T11:59:00Z to
+/// 2025-10-31T12:00:00Z): the same calls, the verifier trusting the generated root where the
+/// README's trusts Apple's.
+@Suite("README: from Apple's bytes to an answer")
+struct ReadmeFirstScreenTests {
+  @Test func theFirstScreenAnswers() throws {
+    let verifier = AppStoreSignatureVerifier(
+      trustedRoots: [try GeneratedChainTests.root("root")],  // the README: Apple's, by default
+      bundleId: "com.example.app", environment: .production, appAppleId: 1234)
+    let evaluator = Evaluator(
+      catalog: ProductCatalog([
+        CatalogProduct(
+          id: "com.example.monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
+          entitlement: "premium")
+      ]))
+    let body = GettingStartedTests.body(try GettingStartedTests.signedPayload())
+    let storedBodies = [body]  // received before: the same notification again
+    let now = try Instant(parsing: "2025-10-15T09:30:00Z")
+
+    let document = try DocumentReader.read(body, verifier: verifier)
+    var record = SubscriberRecord()
+    for kept in storedBodies { record.fold(try DocumentReader.readUnverified(kept)) }
+    record.fold(document)
+
+    let premium = evaluator.evaluate(record.history)["premium"]
+    #expect(premium?.status(at: now).isEntitled == true)
+    #expect(premium?.nextChange(after: now)?.at == (try Instant(parsing: "2025-10-31T12:00:00Z")))
+
+    // "refuses a forgery": the same body with its payload changed.
+    let forged = GettingStartedTests.body(
+      try GettingStartedTests.forged(try GettingStartedTests.signedPayload()))
+    #expect(throws: ReadError.self) { try DocumentReader.read(forged, verifier: verifier) }
+  }
+}
