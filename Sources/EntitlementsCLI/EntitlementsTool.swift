@@ -314,7 +314,16 @@ public enum EntitlementsTool {
             record.fold(document)
           }
         } catch {
-          run.errors = "\(file): \(fileError(error, in: bytes))\n"
+          run.errors = "\(file): \(fileError(error, in: bytes))"
+          // Neither of Apple's documents nor a scenario: say what a scenario lacks too.
+          if case .unrecognizedDocument = error, files.count == 1,
+            let missing = Scenario.missingScenarioKeys(bytes), !missing.isEmpty
+          {
+            run.errors +=
+              "; nor a scenario: its top level lacks "
+              + missing.map { "\"\($0)\"" }.joined(separator: " and ")
+          }
+          run.errors += "\n"
           run.status = 2
           return nil
         }

@@ -214,9 +214,10 @@ extension Scenario {
     return try catalog(top)
   }
 
-  /// Whether the bytes look like a scenario file rather than one of Apple's documents: a
-  /// key `expect` and a key `name`, in a file a person could have written (under a megabyte).
-  /// A cheap look, with no parse; a larger file is not read, nor copied.
+  /// Whether the bytes are a scenario file rather than one of Apple's documents: a JSON object
+  /// whose top level has the keys `name` and `expect`, at any size. Only the top level's keys
+  /// are looked at, in one pass over the bytes, nothing parsed or copied; a key inside a value
+  /// (a pasted document's) does not count.
   ///
   /// ```swift
   /// Scenario.looksLikeScenario(Array(#"{"name": "n", "expect": []}"#.utf8))  // true
@@ -226,16 +227,21 @@ extension Scenario {
   /// - Parameter bytes: The file's bytes: `[UInt8]`, `Data` or any collection of bytes.
   /// - Returns: Whether the bytes look like a scenario file.
   public static func looksLikeScenario(_ bytes: some Collection<UInt8>) -> Bool {
-    guard bytes.count < 1 << 20 else { return false }
-    let bytes = Array(bytes)
-    func contains(_ key: String) -> Bool {
-      let needle = Array("\"\(key)\"".utf8)
-      guard bytes.count >= needle.count else { return false }
-      return (0...(bytes.count - needle.count)).contains { start in
-        bytes[start..<start + needle.count].elementsEqual(needle)
-      }
-    }
-    return contains("expect") && contains("name")
+    missingScenarioKeys(bytes)?.isEmpty == true
+  }
+
+  /// Which of a scenario's top-level keys (`name`, `expect`) the bytes lack; `nil` when they
+  /// are not a JSON object. The bytes are walked once: the top level's keys read, every value
+  /// skipped (strings with their escapes, nested arrays and objects by depth).
+  ///
+  /// - Parameter bytes: The file's bytes.
+  /// - Returns: The keys missing, in the order `name`, `expect`; empty for a scenario.
+  public static func missingScenarioKeys(_ bytes: some Collection<UInt8>) -> [String]? {
+    let found =
+      bytes.withContiguousStorageIfAvailable { TopLevelKeys.find(in: $0) }
+      ?? Array(bytes).withUnsafeBufferPointer { TopLevelKeys.find(in: $0) }
+    guard let found else { return nil }
+    return [("name", found.name), ("expect", found.expect)].filter { !$0.1 }.map(\.0)
   }
 
   private static func catalog(_ top: StrictObject) throws(ScenarioError) -> ProductCatalog {
