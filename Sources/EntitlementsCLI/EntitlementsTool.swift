@@ -45,6 +45,13 @@ public enum EntitlementsTool {
       run.status = CommandLineArguments.usageExitStatus
       return run
     }
+    // An output that is one of the inputs would overwrite it: refused before anything runs.
+    if let (option, output) = overwrittenInput(of: command) {
+      run.errors =
+        "error: \(output): \(option) would overwrite an input of the command; write it elsewhere\n"
+      run.status = CommandLineArguments.usageExitStatus
+      return run
+    }
     switch command {
     case .help(let subcommand):
       run.output = CommandLineArguments.help(subcommand) + "\n"
@@ -105,6 +112,29 @@ public enum EntitlementsTool {
     return run
   }
 
+  /// The option and path of an output that names one of the command's inputs, if any.
+  static func overwrittenInput(of command: Command) -> (option: String, path: String)? {
+    let outputs: [(String, String?)]
+    let inputs: [String]
+    switch command {
+    case .check(let paths, let html):
+      (outputs, inputs) = ([("--html", html)], paths)
+    case .explain(let files, let catalog, _, _, let html, let verify):
+      (outputs, inputs) = (
+        [("--html", html)], files + [catalog].compactMap { $0 } + (verify?.roots ?? [])
+      )
+    case .timeline(let file, _, let svg, _, _):
+      (outputs, inputs) = ([("--svg", svg)], [file])
+    default:
+      return nil
+    }
+    for case (let option, let output?) in outputs
+    where inputs.contains(where: { FileSystem.isSameFile($0, output) }) {
+      return (option, output)
+    }
+    return nil
+  }
+
   /// Runs the command as the process does: `evaluate` streams its input and output (its
   /// memory does not grow with the input), every other command is ``run(_:now:)``.
   ///
@@ -139,8 +169,11 @@ public enum EntitlementsTool {
     if let catalog {
       do {
         products = try Scenario.catalog(json: try FileSystem.read(catalog), file: catalog)
+      } catch let error as ScenarioError {
+        writeError(Array("\(ControlCharacters.escaped(error.description))\n".utf8))
+        return 2
       } catch {
-        writeError(Array("\(catalog): \(error)\n".utf8))
+        writeError(Array("\(catalog): cannot read: \(error.localizedDescription)\n".utf8))
         return 2
       }
     }
@@ -218,7 +251,7 @@ public enum EntitlementsTool {
       do {
         scenario = try Scenario(json: FileSystem.read(file), file: file)
       } catch let error as ScenarioError {
-        run.output += "FAIL  \(error)\n"
+        run.output += "FAIL  \(ControlCharacters.escaped(error.description))\n"
         sections.append(HTMLReportSection(file: file, error: error.description))
         failed += 1
         unreadable = true
@@ -233,17 +266,24 @@ public enum EntitlementsTool {
       }
       let result = ScenarioRunner.run(scenario)
       sections.append(HTMLReportSection(scenario: scenario, result: result))
+      // The name, the failures and the diagnostics come from the file: escaped.
+      let name = ControlCharacters.escaped(result.name)
+      let path = ControlCharacters.escaped(file)
       if result.passed {
         passed += 1
-        run.output += "PASS  \(result.name)  (\(file))\n"
+        run.output += "PASS  \(name)  (\(path))\n"
       } else {
         failed += 1
-        run.output += "FAIL  \(result.name)  (\(file))\n"
-        for failure in result.failures { run.output += "        \(failure.line)\n" }
+        run.output += "FAIL  \(name)  (\(path))\n"
+        for failure in result.failures {
+          run.output += "        \(ControlCharacters.escaped(failure.line))\n"
+        }
         if !result.diagnostics.isEmpty {
           let count = result.diagnostics.count
           run.output += "        the input has \(count == 1 ? "1 problem" : "\(count) problems"):\n"
-          for diagnostic in result.diagnostics { run.output += "          \(diagnostic)\n" }
+          for diagnostic in result.diagnostics {
+            run.output += "          \(ControlCharacters.escaped(diagnostic.description))\n"
+          }
         }
       }
     }
@@ -314,7 +354,7 @@ public enum EntitlementsTool {
             record.fold(document)
           }
         } catch {
-          run.errors = "\(file): \(fileError(error, in: bytes))"
+          run.errors = ControlCharacters.escaped("\(file): \(fileError(error, in: bytes))")
           // Neither of Apple's documents nor a scenario: say what a scenario lacks too.
           if case .unrecognizedDocument = error, files.count == 1,
             let missing = Scenario.missingScenarioKeys(bytes), !missing.isEmpty

@@ -13,9 +13,13 @@ import Foundation
 /// The command's file access: the only I/O of the tool, kept out of the libraries.
 enum FileSystem {
   /// Why a file could not be read: the system's words (`No such file or directory`).
-  struct Failure: LocalizedError {
+  struct Failure: LocalizedError, CustomStringConvertible {
     let code: Int32
-    var errorDescription: String? { String(cString: strerror(code)) }
+    var errorDescription: String? {
+      code == EISDIR ? "is a folder, not a file" : String(cString: strerror(code))
+    }
+    /// The same words wherever it is printed, `\(error)` included.
+    var description: String { errorDescription ?? "error \(code)" }
   }
 
   /// The bytes of the file at `path`, read straight into the array (one copy, from the
@@ -108,6 +112,18 @@ enum FileSystem {
 
   static func exists(_ path: String) -> Bool {
     FileManager.default.fileExists(atPath: path)
+  }
+
+  /// Whether two paths name one file: the same file when both exist (device and inode, so
+  /// that `./a.json`, `a.json` and a link to it are one), else the same standardized path.
+  static func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    if stat(a, &first) == 0, stat(b, &second) == 0 {
+      return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+    return URL(fileURLWithPath: a).standardizedFileURL.path
+      == URL(fileURLWithPath: b).standardizedFileURL.path
   }
 
   /// Scenario files under a folder: `*.json` except `*.schema.json`, sorted.

@@ -1,4 +1,5 @@
 import Entitlements
+import EntitlementsScenarios
 import EntitlementsVerification
 // The command line tool may use full Foundation (files, base64 of PEM); the verifier itself
 // does not.
@@ -101,7 +102,7 @@ enum VerifyCommand {
         run.status = 2
         continue
       }
-      if found.isEmpty { run.output += "none  \(file): no JWS found\n" }
+      if found.isEmpty { run.output += "none  \(ControlCharacters.escaped(file)): no JWS found\n" }
       for (path, jws) in found {
         let location = path.isEmpty || path.hasPrefix(":") ? file + path : "\(file) \(path)"
         check(jws, at: location, verifier, &verified, &failed, &run)
@@ -121,11 +122,14 @@ enum VerifyCommand {
     do {
       payload = try verifier.verify(jws).payload
       verified += 1
-      run.output += "verified  \(location)\n"
+      run.output += "verified  \(ControlCharacters.escaped(location))\n"
     } catch {
       failed += 1
+      // The location and the reason may hold the input's characters: escaped.
+      let reason = String(error.description.dropFirst(error.step.count + 2))
       run.output +=
-        "\(error.step)  \(location): \(error.description.dropFirst(error.step.count + 2))\n"
+        "\(error.step)  \(ControlCharacters.escaped(location)): "
+        + "\(ControlCharacters.escaped(reason))\n"
       // Its nested JWS are still checked, each on its own.
       payload = try? JWS.unverifiedPayload(of: jws)
     }
@@ -148,26 +152,27 @@ enum VerifyCommand {
   ]
 
   /// Every JWS to check in a file, with its JSON path (empty for a file that is one JWS, `:N`
-  /// for line N of JWS lines); nil when the file is neither JSON nor lines that each look like
-  /// the start of a JWS (`eyJ`, the base64url of `{"`).
+  /// for line N of JWS lines, counted as the file has them, blank ones included); nil when the
+  /// file is neither JSON nor lines of which one at least looks like a JWS (`eyJ`, the
+  /// base64url of `{"`). Every other non-blank line is given too, to be reported as what it
+  /// is: not a JWS. A UTF-8 byte order mark is skipped.
   static func signedStrings(in bytes: [UInt8]) -> [(path: String, jws: String)]? {
-    let text = String(decoding: bytes, as: UTF8.self)
+    var text = String(decoding: bytes, as: UTF8.self)
+    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     if let first = trimmed.first, first == "{" || first == "[" {
-      guard let value = try? JSONValue(parsing: bytes) else { return nil }
+      guard let value = try? JSONValue(parsing: Array(text.utf8)) else { return nil }
       return signedStrings(in: value)
     }
-    let lines = trimmed.split(whereSeparator: \.isNewline).map {
+    // Lines as the file has them: "\n", "\r\n" or "\r" each ends one.
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
       $0.trimmingCharacters(in: .whitespaces)
     }
-    var found: [(String, String)] = []
-    for (index, line) in lines.enumerated() where !line.isEmpty {
-      // Each line is checked whatever follows `eyJ`: a damaged line is reported, not a reason
-      // to skip the file.
-      guard line.hasPrefix("eyJ") else { return nil }
-      found.append((lines.count == 1 ? "" : ":\(index + 1)", line))
-    }
-    return found
+    let written = lines.enumerated().filter { !$0.element.isEmpty }
+    guard written.contains(where: { $0.element.hasPrefix("eyJ") }) else { return nil }
+    // Each line is checked whatever it holds: a damaged line, or one that is no JWS at all,
+    // is reported on its own, the others verified.
+    return written.map { (written.count == 1 ? "" : ":\($0.offset + 1)", $0.element) }
   }
 
   /// Every JWS to check in a JSON value, with its path (`.a[0].b`), in key order: each string

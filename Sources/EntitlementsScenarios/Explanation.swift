@@ -199,7 +199,8 @@ public struct Explanation: Sendable {
     lines.append("")
     lines.append("diagnostics: \(diagnostics.isEmpty ? "none" : String(diagnostics.count))")
     for diagnostic in diagnostics { lines.append("  \(diagnostic)") }
-    return lines.joined(separator: "\n")
+    // Each element is one line: a control character in it came from the input.
+    return lines.map(ControlCharacters.escaped).joined(separator: "\n")
   }
 
   /// The catalog's products of an entitlement, with their kind and duration; without a

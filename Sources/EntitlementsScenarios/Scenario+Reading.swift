@@ -82,7 +82,9 @@ extension Scenario {
     }
     var authored = AuthoredDocument()
     for (transaction, path) in try top.array("transactions") ?? [] {
-      _ = try StrictObject(transaction, path: path, file: file, allowed: Self.transactionKeys)
+      let object = try StrictObject(
+        transaction, path: path, file: file, allowed: Self.transactionKeys)
+      try Self.strictDates(object, keys: Self.dateFields + ["expires_date_formatted"])
       let (entry, problems) = ReceiptEntry.read(appleFields: transaction, path: path)
       if let problem = problems.first {
         throw ScenarioError(file: file, path: problem.field, message: problem.message)
@@ -90,7 +92,8 @@ extension Scenario {
       if let entry { authored.entries.append(entry) }
     }
     for (info, path) in try top.array("pendingRenewalInfo") ?? [] {
-      _ = try StrictObject(info, path: path, file: file, allowed: Self.renewalKeys)
+      let object = try StrictObject(info, path: path, file: file, allowed: Self.renewalKeys)
+      try Self.strictDates(object, keys: ["grace_period_expires_date"])
       let (renewal, problems) = RenewalInfo.read(appleFields: info, path: path)
       if let problem = problems.first {
         throw ScenarioError(file: file, path: problem.field, message: problem.message)
@@ -105,6 +108,35 @@ extension Scenario {
     if checks.isEmpty {
       throw top.fail(
         "expect", "checks nothing: add at least one check (Scenarios/README.md, \"Checks\")")
+    }
+  }
+
+  /// The dates of a hand-written transaction or renewal info, held to the format's spellings
+  /// (Scenarios/README.md, "Dates"), which Apple's tolerant reading of the same fields would
+  /// stretch: `X` as any spelling of a date, `X_ms` as milliseconds, a string of at least 5
+  /// digits or a JSON integer (no exponent, no fraction). `X_pst` is Apple's and read as such.
+  private static func strictDates(_ object: StrictObject, keys: [String]) throws(ScenarioError) {
+    for key in keys {
+      for name in [key, key + "_ms"] {
+        guard let value = object.value(name) else { continue }
+        switch value {
+        case .string(let text):
+          if name.hasSuffix("_ms"), !text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            throw object.fail(name, "\"\(text)\" is not milliseconds: expected digits only")
+          }
+          _ = try object.instant(name)
+        case .number(let text):
+          guard text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 45 }) else {
+            throw object.fail(
+              name,
+              "\(text) is not a millisecond timestamp: expected an integer, no exponent or fraction"
+            )
+          }
+          _ = try object.instant(name)
+        default:
+          throw object.fail(name, "expected a date, found \(value.kindDescription)")
+        }
+      }
     }
   }
 

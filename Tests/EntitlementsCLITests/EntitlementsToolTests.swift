@@ -586,3 +586,107 @@ struct ExplainDocumentsTests {
     #expect(text.output.hasPrefix("as of 2025-06-27T04:53:20Z (Sandbox)"), "\(text.output)")
   }
 }
+
+/// Text output escapes control characters from input, so that no scenario or document can
+/// forge or hide a line (issue: the tool as trustworthy as the library).
+@Suite("Text output escapes the input's control characters")
+struct ControlCharacterOutputTests {
+  static func file(_ text: String) throws -> String {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("control-\(UUID().uuidString).json").path
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    return file
+  }
+
+  @Test func checkEscapesAScenarioName() throws {
+    // A name that would clear the line and print a fake PASS.
+    let file = try Self.file(
+      #"""
+      {"name": "broken\r\u001b[2KPASS  all good\nPASS  fine", "transactions": [
+         {"product_id": "m", "transaction_id": "1", "purchase_date": "2017-01-01",
+          "expires_date": "2017-02-01"}],
+       "expect": [{"at": "2017-01-15", "state": "expired"}]}
+      """#)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["check", file])
+    #expect(run.status == 1)
+    #expect(!run.output.contains("\u{1B}") && !run.output.contains("\r"))
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first == "FAIL  broken\\u000d\\u001b[2KPASS  all good\\u000aPASS  fine  (\(file))")
+    #expect(lines.filter { $0.hasPrefix("PASS") }.isEmpty)
+  }
+
+  @Test func explainEscapesAProductID() throws {
+    let file = try Self.file(
+      #"""
+      {"name": "n", "transactions": [{"product_id": "m\u001b[31m\nentitlement fake",
+         "transaction_id": "1", "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
+       "expect": [{"diagnostics": 0}]}
+      """#)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["explain", file, "--at", "2017-01-15"])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(!run.output.contains("\u{1B}"))
+    #expect(!run.output.contains("\nentitlement fake"))
+    #expect(run.output.contains("m\\u001b[31m\\u000aentitlement fake"))
+  }
+
+  @Test(arguments: [
+    ("plain", "plain"), ("a\nb", "a\\u000ab"), ("\u{1B}[2K", "\\u001b[2K"), ("\u{7F}", "\\u007f"),
+    ("\u{85}", "\\u0085"), ("\u{202E}txt", "\\u202etxt"), ("é ✓", "é ✓"),
+  ])
+  func escapedAsUnicodeEscapes(text: String, escaped: String) {
+    #expect(ControlCharacters.escaped(text) == escaped)
+  }
+}
+
+/// An output that names an input is refused before anything is written, and a folder given
+/// where a file is expected says so in words (issue: the tool as trustworthy as the library).
+@Suite("Outputs and inputs")
+struct OutputInputTests {
+  @Test(arguments: [
+    ["check", "IN", "--html", "IN"],
+    ["explain", "IN", "--html", "./IN"],
+    ["timeline", "IN", "--svg", "IN"],
+    ["explain", "IN", "--catalog", "CATALOG", "--html", "CATALOG"],
+  ])
+  func anOutputThatIsAnInputIsRefused(arguments: [String]) throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("overwrite-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scenario = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Scenarios/free-trial-then-lapse.json"),
+      encoding: .utf8)
+    let input = folder.appendingPathComponent("in.json").path
+    let catalog = folder.appendingPathComponent("products.json").path
+    try scenario.write(toFile: input, atomically: true, encoding: .utf8)
+    try "[]".write(toFile: catalog, atomically: true, encoding: .utf8)
+    let resolved = arguments.map { argument in
+      switch argument {
+      case "IN": input
+      case "./IN": folder.appendingPathComponent(".").appendingPathComponent("in.json").path
+      case "CATALOG": catalog
+      default: argument
+      }
+    }
+    let run = EntitlementsTool.run(resolved)
+    #expect(run.status == 64)
+    #expect(run.errors.contains("would overwrite an input of the command"), "\(run.errors)")
+    #expect(try String(contentsOfFile: input, encoding: .utf8) == scenario)
+    #expect(try String(contentsOfFile: catalog, encoding: .utf8) == "[]")
+  }
+
+  @Test func aFolderGivenAsACatalogSaysSo() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("catalog-folder-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = try EvaluateCommandTests.temporary("one.jsonl", EvaluateCommandTests.line(1))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["evaluate", file, "--catalog", folder.path])
+    #expect(run.status == 2)
+    #expect(run.errors == "\(folder.path): cannot read: is a folder, not a file\n")
+  }
+}

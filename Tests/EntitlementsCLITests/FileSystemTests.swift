@@ -78,7 +78,7 @@ struct FileSystemTests {
 
   @Test(arguments: [
     Refusal(path: "/nonexistent/file.json", reason: "No such file or directory"),
-    Refusal(path: FileManager.default.temporaryDirectory.path, reason: "Is a directory"),
+    Refusal(path: FileManager.default.temporaryDirectory.path, reason: "is a folder, not a file"),
   ])
   func refusalsNameTheSystemReason(_ refusal: Refusal) {
     let error = #expect(throws: FileSystem.Failure.self) { try FileSystem.mapped(refusal.path) }

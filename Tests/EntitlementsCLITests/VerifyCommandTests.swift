@@ -322,3 +322,59 @@ struct VerifyCommandTests {
     #expect(failing.hasSuffix("0 verified, 2 failed\n"))
   }
 }
+
+/// `verify` on files of JWS lines as people make them: a byte order mark, blank lines, a line
+/// that is no JWS; and keys that try to forge a line of output (issue: the tool as trustworthy
+/// as the library).
+@Suite("entitlements verify: lines and hostile input")
+struct VerifyLinesTests {
+  @Test func everyLineIsReportedCountedAsTheFileHasIt() throws {
+    let folder = try VerifyCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let good = try #require(
+      VerifyCommandTests.generated.cases["a transaction under the Apple-shaped chain"])
+    let file = folder.appendingPathComponent("bom.txt").path
+    // A byte order mark, the JWS on line 1, a blank line, a line that is no JWS on line 3,
+    // the JWS again on line 5 after another blank line.
+    try ("\u{FEFF}\(good)\n\nnot a token\n\n\(good)\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run([
+      "verify", file, "--root", folder.appendingPathComponent("root.der").path,
+    ])
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(
+      lines == [
+        "verified  \(file):1",
+        "malformed  \(file):3: not a compact JWS: 1 part, expected header.payload.signature",
+        "verified  \(file):5",
+        "2 verified, 1 failed",
+      ], "\(run.output)\(run.errors)")
+    #expect(run.status == 1)
+  }
+
+  @Test func aFileWithNoJWSLineIsRefused() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("no-jws-\(UUID().uuidString).txt").path
+    try "hello\nworld\n".write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["verify", file])
+    #expect(run.status == 2)
+    #expect(run.errors == "\(file): neither JSON nor lines of compact JWS\n")
+  }
+
+  /// A key holding a newline cannot print a fake "verified" line: it is written `\u000a`.
+  @Test func aKeyCannotForgeALine() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("forge-\(UUID().uuidString).json").path
+    try #"{"signedPayload\nverified  fake\u001b[2K": "eyJx.y.z"}"#.write(
+      toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["verify", file])
+    let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 3, "\(run.output)")  // the failure, the summary, the end
+    #expect(!run.output.contains("\nverified  fake"))
+    #expect(!run.output.contains("\u{1B}"))
+    #expect(
+      run.output.hasPrefix("malformed  \(file) .signedPayload\\u000averified  fake\\u001b[2K:"))
+  }
+}

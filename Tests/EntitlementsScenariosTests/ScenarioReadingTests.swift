@@ -145,6 +145,31 @@ struct ScenarioReadingTests {
         #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "state": "billingRetry", "entitled": true}]}]}"#,
       error: "f.json: expect[0].changes[0].entitled: billingRetry is never entitled"),
     .init(
+      name: "a millisecond string of fewer than 5 digits",
+      json:
+        #"{"name": "x", "transactions": [{"product_id": "p", "transaction_id": "1", "purchase_date": "2017"}], "expect": []}"#,
+      error: #"f.json: transactions[0].purchase_date: "2017" is not a date"#),
+    .init(
+      name: "milliseconds with an exponent",
+      json:
+        #"{"name": "x", "transactions": [{"product_id": "p", "transaction_id": "1", "purchase_date_ms": 1e18}], "expect": []}"#,
+      error:
+        "f.json: transactions[0].purchase_date_ms: 1e18 is not a millisecond timestamp: expected an integer"
+    ),
+    .init(
+      name: "fractional milliseconds",
+      json:
+        #"{"name": "x", "transactions": [{"product_id": "p", "transaction_id": "1", "expires_date": 1487577600000.5}], "expect": []}"#,
+      error:
+        "f.json: transactions[0].expires_date: 1487577600000.5 is not a millisecond timestamp"),
+    .init(
+      name: "a date where milliseconds are expected",
+      json:
+        #"{"name": "x", "pendingRenewalInfo": [{"original_transaction_id": "1", "grace_period_expires_date_ms": "2017-02-20"}], "expect": []}"#,
+      error:
+        #"f.json: pendingRenewalInfo[0].grace_period_expires_date_ms: "2017-02-20" is not milliseconds"#
+    ),
+    .init(
       name: "a typo in a change",
       json:
         #"{"name": "x", "expect": [{"changes": [{"at": "2017-01-01", "sate": "active"}]}]}"#,
