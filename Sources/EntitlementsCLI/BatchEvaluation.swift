@@ -129,6 +129,14 @@ struct BatchEvaluation: Sendable {
   /// at the end of the input (`buffer` is never empty). `buffer` is valid during the call only.
   typealias Read = (_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int
 
+  /// Waits up to `milliseconds` for input to read (or its end) and says whether it came: a
+  /// pipe that pauses (a queue consumer, `tail -f`) answers false, a file always true.
+  typealias Wait = (_ milliseconds: Int32) -> Bool
+
+  /// How long input may pause before the lines read so far are answered and written: well
+  /// under the 100 ms a line's answer may take after it came.
+  static let pauseMilliseconds: Int32 = 20
+
   /// The most bytes one read asks for.
   var readSize = 1 << 20
 
@@ -166,13 +174,33 @@ struct BatchEvaluation: Sendable {
     var spare: [UInt8] = []
     var lineNumber = 0
     var finished = false
+    /// Whether the last batch was cut because the input paused: its answers are awaited now.
+    var paused = false
 
     /// The next batch, or `nil` once the input is used up.
-    mutating func next(_ read: Read) rethrows -> Batch? {
+    ///
+    /// - Parameters:
+    ///   - read: Reads input.
+    ///   - wait: Says whether input comes within a time; `nil` never waits (a file). When it
+    ///     pauses, the whole lines read so far are the batch (``paused``), and before the read
+    ///     blocks, `idle` is told, so that answers waiting for more input are written.
+    ///   - idle: Called when the input pauses with no whole line read.
+    /// - Returns: The batch, or `nil` at the end of the input.
+    mutating func next(
+      _ read: Read, wait: Wait? = nil, idle: () -> Void = {}
+    ) rethrows -> Batch? {
+      paused = false
       // Read until the batch holds a batch's worth of bytes and a newline (the last line of
       // the input may have none).
       var hasNewline = Self.newline(in: buffer[0..<filled]) != nil
       while !finished, filled < batchBytes || !hasNewline {
+        if let wait, !wait(BatchEvaluation.pauseMilliseconds) {
+          if hasNewline {
+            paused = true
+            break
+          }
+          idle()
+        }
         if filled == buffer.count {
           // More room, made once: a buffer given back keeps it.
           buffer.append(contentsOf: repeatElement(0, count: max(readSize, buffer.count)))
@@ -255,7 +283,8 @@ struct BatchEvaluation: Sendable {
   /// - Returns: The number of lines that could not be read or evaluated.
   /// - Throws: What `read` throws; the lines before it are written.
   func run(
-    jobs: Int, read: Read, write: ([UInt8]) -> Void, progress: (Int) -> Void = { _ in }
+    jobs: Int, read: Read, wait: Wait? = nil, write: ([UInt8]) -> Void,
+    progress: (Int) -> Void = { _ in }
   ) rethrows -> Int {
     precondition(readSize > 0, "reads of \(readSize) bytes")
     var batcher = Batcher(batchBytes: batchBytes, readSize: readSize)
@@ -270,8 +299,12 @@ struct BatchEvaluation: Sendable {
     // At most two batches handed over: the one the threads evaluate, and the one they go on
     // to; this thread waits for the older one only when it has read the newer.
     var handedOver: [Pending] = []
-    /// Waits for the oldest batch handed over, writes its outputs, and gives its buffer back.
-    func finishOldest() {
+    // Buffers of batches finished while the batcher reads (the input paused), given back
+    // after its read.
+    var finishedBuffers: [[UInt8]] = []
+    /// Waits for the oldest batch handed over, writes its outputs, and gives its buffer back
+    /// (later, when the batcher is reading).
+    func finishOldest(whileReading: Bool = false) {
       let (answers, bytes) = workers.waitForAnswers(of: handedOver.removeFirst())
       output.removeAll(keepingCapacity: true)
       for answer in answers {
@@ -282,12 +315,22 @@ struct BatchEvaluation: Sendable {
       if !output.isEmpty { write(output) }
       done += answers.count
       progress(done)
-      batcher.recycle(bytes)
+      if whileReading { finishedBuffers.append(bytes) } else { batcher.recycle(bytes) }
     }
     do {
-      while let batch = try batcher.next(read) {
+      while let batch = try batcher.next(
+        read, wait: wait,
+        idle: { while !handedOver.isEmpty { finishOldest(whileReading: true) } })
+      {
+        for bytes in finishedBuffers { batcher.recycle(bytes) }
+        finishedBuffers.removeAll()
         handedOver.append(workers.handOver(batch))
-        if handedOver.count == 2 { finishOldest() }
+        // When the input pauses, every line read so far is answered now.
+        if batcher.paused {
+          while !handedOver.isEmpty { finishOldest() }
+        } else if handedOver.count == 2 {
+          finishOldest()
+        }
       }
     } catch {
       // The whole lines read before the failure are answered, then it is reported.

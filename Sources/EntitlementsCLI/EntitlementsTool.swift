@@ -149,7 +149,9 @@ public enum EntitlementsTool {
       return evaluate(
         input: input, catalog: catalog, at: at ?? now,
         jobs: jobs ?? UsableCores.here(),
-        standardInput: StandardStreams.standardInput(), write: StandardStreams.writeOutput,
+        standardInput: StandardStreams.standardInput(),
+        standardInputWait: StandardStreams.standardInputWaiter(),
+        write: StandardStreams.writeOutput,
         writeError: StandardStreams.writeError, showsProgress: StandardStreams.errorIsTerminal)
     }
     let run = run(arguments, now: now)
@@ -162,7 +164,8 @@ public enum EntitlementsTool {
   /// or `-`), each line's output written with `write`.
   static func evaluate(
     input: String?, catalog: String?, at: Instant, jobs: Int,
-    standardInput: @escaping BatchEvaluation.Read, write: ([UInt8]) -> Void,
+    standardInput: @escaping BatchEvaluation.Read,
+    standardInputWait: BatchEvaluation.Wait? = nil, write: ([UInt8]) -> Void,
     writeError: ([UInt8]) -> Void, showsProgress: Bool
   ) -> Int32 {
     var products = ProductCatalog.empty
@@ -178,6 +181,8 @@ public enum EntitlementsTool {
       }
     }
     let read: BatchEvaluation.Read
+    // Standard input may be a pipe that pauses: the lines read so far are then answered.
+    var wait: BatchEvaluation.Wait?
     if let input, input != "-" {
       guard !FileSystem.isDirectory(input) else {
         writeError(Array("\(input): is a folder, not a file of subscriber lines\n".utf8))
@@ -188,14 +193,17 @@ public enum EntitlementsTool {
         return 2
       }
       read = StandardStreams.reader(of: file)
+      // A named pipe pauses as standard input does; a file never.
+      wait = StandardStreams.waiter(of: file)
     } else {
       read = standardInput
+      wait = standardInputWait
     }
     let started = DispatchTime.now().uptimeNanoseconds
     let batch = BatchEvaluation(evaluator: Evaluator(catalog: products), at: at)
     let failed: Int
     do {
-      failed = try batch.run(jobs: jobs, read: read, write: write) { done in
+      failed = try batch.run(jobs: jobs, read: read, wait: wait, write: write) { done in
         guard showsProgress else { return }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let rate = seconds > 0 ? Int(Double(done) / seconds) : 0

@@ -20,11 +20,31 @@ enum StandardStreams {
     reader(of: FileHandle.standardInput)
   }
 
+  /// Whether standard input has something to read within a time.
+  static func standardInputWaiter() -> BatchEvaluation.Wait {
+    waiter(of: FileHandle.standardInput)
+  }
+
   /// A reader of `file`: each call reads once into the buffer it is given (no copy) and says
   /// how many bytes came, 0 at the end; it throws the system's error when the file cannot be
   /// read.
   static func reader(of file: FileHandle) -> BatchEvaluation.Read {
     { buffer in try FileSystem.readOnce(file.fileDescriptor, into: buffer) }
+  }
+
+  /// Whether `file` has input to read (or has ended) within a time: `poll`, so a file is
+  /// always ready and a pipe that pauses is not.
+  static func waiter(of file: FileHandle) -> BatchEvaluation.Wait {
+    let descriptor = file.fileDescriptor
+    return { milliseconds in
+      var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      while true {
+        let ready = poll(&request, 1, milliseconds)
+        if ready < 0, errno == EINTR { continue }
+        // An error is for the read to report: say ready.
+        return ready != 0
+      }
+    }
   }
 
   /// Writes all of `bytes` to a file descriptor, retrying when interrupted or when a

@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import EntitlementsCLI
+
+/// `evaluate` answers as lines come (issue: the tool as trustworthy as the library): when the
+/// input pauses, every line read so far is answered and written, as a queue consumer or
+/// `tail -f` of a webhook log needs. The process reads a pipe; each line's answer is timed
+/// from the moment the line was written.
+@Suite("entitlements evaluate: answers as lines come")
+struct EvaluateStreamingTests {
+  /// When each answer came, shared with the thread that reads them.
+  final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [Double] = []
+    func append(_ time: Double) { lock.withLock { times.append(time) } }
+    var values: [Double] { lock.withLock { times } }
+  }
+
+  static func seconds(since start: UInt64) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  }
+
+  @Test func eachLineIsAnsweredBeforeTheNextComes() throws {
+    let executable = try #require(EndToEndTests.executable, "build the entitlements product first")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["evaluate", "--at", "1800000000000", "--jobs", "2"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let lines = (0..<4).map { EvaluateCommandTests.line($0) + "\n" }
+    let pause = 0.5
+    let answered = Arrivals()
+    let reading = DispatchSemaphore(value: 0)
+    let started = DispatchTime.now().uptimeNanoseconds
+    let count = lines.count
+    // Answers are read as they come, each timed.
+    let reader = Thread {
+      var pending: [UInt8] = []
+      let handle = output.fileHandleForReading
+      while answered.values.count < count {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        pending += chunk
+        while let newline = pending.firstIndex(of: 0x0A) {
+          answered.append(Self.seconds(since: started))
+          pending.removeSubrange(...newline)
+        }
+      }
+      reading.signal()
+    }
+    reader.start()
+    var written: [Double] = []
+    for line in lines {
+      written.append(Self.seconds(since: started))
+      input.fileHandleForWriting.write(Data(line.utf8))
+      Thread.sleep(forTimeInterval: pause)
+    }
+    let before = answered.values.count
+    try input.fileHandleForWriting.close()
+    reading.wait()
+    process.waitUntilExit()
+    // Every answer came while the input paused, before the next line (and before the end).
+    #expect(before == lines.count, "answered \(before) of \(lines.count) before the input ended")
+    let latencies = zip(answered.values, written).map { ($0 - $1) * 1000 }
+    for (index, latency) in latencies.enumerated() {
+      #expect(latency < pause * 1000, "line \(index + 1) answered after \(Int(latency)) ms")
+    }
+    print("evaluate answered paused lines after \(latencies.map { Int($0) }) ms")
+    #expect(process.terminationStatus == 0)
+  }
+}
