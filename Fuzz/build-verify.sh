@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.."
 scratch=.build-fuzz
 swift build -c release --scratch-path "$scratch" --target EntitlementsVerification \
   -Xswiftc -sanitize=fuzzer,address
-swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING \
+# The target calls the verifier's package-level fuzzing hook: compile it in the same package.
+package=$(grep -o -- '-package-name","[^"]*' "$scratch/release.yaml" | head -n 1 | cut -d'"' -f3)
+swiftc -O -sanitize=fuzzer,address -parse-as-library -D FUZZING -package-name "$package" \
   -I "$scratch/release/Modules" \
   "$PWD"/Sources/entitlements-fuzz-verify/*.swift \
   "$scratch"/release/Entitlements.build/*.o "$scratch"/release/EntitlementsVerification.build/*.o \

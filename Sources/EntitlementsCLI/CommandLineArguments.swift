@@ -1,28 +1,27 @@
 import Entitlements
 
-/// A parsed command line of `entitlements`.
+/// A parsed command line of `entitlements`; each subcommand's options are those its
+/// declaration (``CommandLineArguments/usage(_:)``) lists.
 ///
 /// ```swift
 /// try CommandLineArguments.parse(["check", "Scenarios/"])  // .check(paths: ["Scenarios/"], html: nil)
 /// try CommandLineArguments.parse(["explain", "a.json", "--at", "2017-05-10", "--json"])
 /// ```
 public enum Command: Hashable, Sendable {
-  /// `entitlements check [--html REPORT.html] [PATH ...]`.
+  /// `entitlements check`: the scenario files or folders, and the report to write.
   case check(paths: [String], html: String?)
-  /// `entitlements explain FILE… [--catalog FILE] [--at INSTANT] [--json] [--html REPORT.html]`.
+  /// `entitlements explain`: the files, the catalog, the instant, JSON or text, the report.
   ///
   /// With `--verify`, `verify` holds the roots and expected claims (its `files` are empty) and
   /// every JWS is verified before it is read.
   case explain(
     files: [String], catalog: String?, at: Instant?, json: Bool, html: String?,
     verify: VerifyOptions?)
-  /// `entitlements evaluate [FILE|-] [--at INSTANT] [--catalog FILE] [--jobs N]`: `nil` or
-  /// `-` reads standard input.
+  /// `entitlements evaluate`: `nil` or `-` reads standard input.
   case evaluate(input: String?, catalog: String?, at: Instant?, jobs: Int?)
-  /// `entitlements timeline FILE --svg OUT.svg [--at INSTANT] [--from INSTANT] [--to INSTANT]`.
+  /// `entitlements timeline`: the file, the instant marked, the picture and its range.
   case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
-  /// `entitlements verify FILE… [--root DER]… [--bundle-id ID] [--environment ENV]
-  /// [--at INSTANT]`.
+  /// `entitlements verify`: the files, roots and expected claims.
   case verify(VerifyOptions)
   /// `--help`, for the whole tool (`nil`) or one subcommand.
   case help(subcommand: String?)
@@ -77,10 +76,17 @@ public enum CommandLineArguments {
     }
     if first == "--version" { return .version }
     if first == "--help" || first == "-h" || first == "help" {
-      if arguments.count > 1, subcommands.contains(arguments[1]) {
-        return .help(subcommand: arguments[1])
+      guard arguments.count > 1 else { return .help(subcommand: nil) }
+      guard subcommands.contains(arguments[1]) else {
+        throw UsageError(
+          "no help for '\(arguments[1])': expected one of \(subcommands.joined(separator: ", "))")
       }
-      return .help(subcommand: nil)
+      return .help(subcommand: arguments[1])
+    }
+    if first.hasPrefix("-") {
+      throw UsageError(
+        "'\(first)' before the subcommand: options come after it "
+          + "(entitlements SUBCOMMAND [options])")
     }
     guard let declaration = CommandDeclaration.named(first) else {
       throw UsageError(
@@ -100,11 +106,13 @@ public enum CommandLineArguments {
         operands.append(argument)
         continue
       }
-      if argument == "--help" || argument == "-h" { return .help(subcommand: subcommand) }
-      if argument == "--version" { return .version }
       // `--name=value` or `--name value`.
       let equals = argument.firstIndex(of: "=")
       let name = equals.map { String(argument[..<$0]) } ?? argument
+      if name == "--help" || name == "-h" || name == "--version" {
+        guard equals == nil else { throw fail("\(name) takes no value") }
+        return name == "--version" ? .version : .help(subcommand: subcommand)
+      }
       guard let option = declaration.option(name) else {
         throw fail("unknown option '\(name)' for \(subcommand)")
       }
@@ -128,16 +136,22 @@ public enum CommandLineArguments {
     for option in declaration.options where option.required && values[option.name] == nil {
       throw fail("\(subcommand) needs \(option.label)")
     }
-    return try command(subcommand, operands: operands, values: values)
+    return try command(declaration, operands: operands, values: values)
   }
 
-  /// The command of a subcommand from its operands and its options' values.
+  /// The command of a subcommand from its operands and its options' values. Every option
+  /// read here is one of the subcommand's declarations (checked as it is read).
   private static func command(
-    _ subcommand: String, operands: [String], values: [String: [String]]
+    _ declaration: CommandDeclaration, operands: [String], values: [String: [String]]
   ) throws(UsageError) -> Command {
+    let subcommand = declaration.name
     func fail(_ message: String) -> UsageError { UsageError(message, subcommand: subcommand) }
-    func string(_ name: String) -> String? { values[name]?.last }
-    func flag(_ name: String) -> Bool { values[name] != nil }
+    func declared(_ name: String) -> String {
+      precondition(declaration.option(name) != nil, "\(name) is not declared for \(subcommand)")
+      return name
+    }
+    func string(_ name: String) -> String? { values[declared(name)]?.last }
+    func flag(_ name: String) -> Bool { values[declared(name)] != nil }
     func instant(_ name: String) throws(UsageError) -> Instant? {
       guard let text = string(name) else { return nil }
       do { return try Instant(parsing: text) } catch { throw fail("\(name): \(error)") }
@@ -171,14 +185,14 @@ public enum CommandLineArguments {
       return .explain(
         files: operands, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
         json: flag("--json"), html: try nonEmpty("--html"),
-        verify: verifies ? try verifyOptions(values, subcommand: subcommand) : nil)
+        verify: verifies ? try verifyOptions(values, declaration) : nil)
     case "verify":
       guard !operands.isEmpty else { throw fail("verify needs a FILE") }
-      var options = try verifyOptions(values, subcommand: subcommand)
+      var options = try verifyOptions(values, declaration)
       options.files = operands
       options.at = try instant("--at")
       return .verify(options)
-    default:
+    case "timeline":
       guard operands.count == 1, let file = operands.first else {
         throw fail(operands.isEmpty ? "timeline needs a FILE" : "timeline takes one FILE")
       }
@@ -186,13 +200,22 @@ public enum CommandLineArguments {
       let (from, to) = (try instant("--from"), try instant("--to"))
       if let from, let to, from >= to { throw fail("--from must be before --to") }
       return .timeline(file: file, at: try instant("--at"), svg: svg, from: from, to: to)
+    default:
+      preconditionFailure("\(subcommand) is declared but not parsed")
     }
   }
 
   /// The roots and claims of `verify` and `explain --verify`.
   private static func verifyOptions(
-    _ values: [String: [String]], subcommand: String
+    _ values: [String: [String]], _ declaration: CommandDeclaration
   ) throws(UsageError) -> VerifyOptions {
+    let subcommand = declaration.name
+    for name in ["--root", "--bundle-id", "--environment"] {
+      precondition(declaration.option(name) != nil, "\(name) is not declared for \(subcommand)")
+      if values[name]?.contains("") == true {
+        throw UsageError("\(name) needs a value, not an empty one", subcommand: subcommand)
+      }
+    }
     var options = VerifyOptions(files: [])
     options.roots = values["--root"] ?? []
     options.bundleId = values["--bundle-id"]?.last

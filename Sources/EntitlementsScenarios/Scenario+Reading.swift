@@ -35,7 +35,9 @@ extension Scenario {
     "commitment", "changes",
   ]
 
-  /// Reads a scenario file strictly.
+  /// Reads a scenario file strictly. Apple's documents pasted in it are read as
+  /// ``DocumentReader/readUnverified(_:)`` reads them: a scenario is a person's file, its JWS
+  /// are decoded, **not verified** (`entitlements explain --verify` verifies Apple's files).
   ///
   /// - Parameters:
   ///   - json: The file's bytes.

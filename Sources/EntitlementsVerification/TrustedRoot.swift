@@ -1,4 +1,4 @@
-/// A root certificate a ``AppStoreSignatureVerifier`` trusts, known by the SHA-256 fingerprint of its
+/// A root certificate an ``AppStoreSignatureVerifier`` trusts, known by the SHA-256 fingerprint of its
 /// DER encoding (SPEC §11 step 2).
 ///
 /// The root itself travels in every JWS, as the last `x5c` certificate; trusting a root means

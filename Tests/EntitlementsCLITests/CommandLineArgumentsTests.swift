@@ -164,6 +164,16 @@ struct CommandLineArgumentsTests {
       arguments: ["check", "--html", "a.html", "--html", "b.html"],
       message: "--html is given twice"),
     .init(arguments: ["explain", "a", "--json=yes"], message: "--json takes no value"),
+    .init(arguments: ["explain", "a", "--help=yes"], message: "--help takes no value"),
+    .init(
+      arguments: ["verify", "a", "--bundle-id="],
+      message: "--bundle-id needs a value, not an empty one"),
+    .init(
+      arguments: ["verify", "a", "--root", ""], message: "--root needs a value, not an empty one"),
+    .init(
+      arguments: ["--json", "explain", "a"],
+      message: "'--json' before the subcommand: options come after it"),
+    .init(arguments: ["help", "bogus"], message: "no help for 'bogus'"),
     .init(arguments: ["check", "--html="], message: "--html needs a value, not an empty one"),
     .init(arguments: ["explain", "a", "--at="], message: "--at: \"\" is not a date"),
     .init(arguments: ["check", "--htm=x"], message: "unknown option '--htm' for check"),
@@ -232,7 +242,19 @@ struct CommandLineArgumentsTests {
       if subcommand == "explain", ["--root", "--bundle-id", "--environment"].contains(parts[0]) {
         arguments.append("--verify")
       }
-      _ = try CommandLineArguments.parse(arguments)
+      // Each reaches the command: with it, the command differs from the one without it.
+      var without = [subcommand, operand]
+      if subcommand == "timeline", parts[0] != "--svg" { without += ["--svg", "o.svg"] }
+      if subcommand == "explain", ["--root", "--bundle-id", "--environment"].contains(parts[0]) {
+        without.append("--verify")
+      }
+      if subcommand == "timeline", parts[0] == "--svg" {
+        // --svg is required: another file instead.
+        without += ["--svg", "other.svg"]
+      }
+      #expect(
+        try CommandLineArguments.parse(arguments) != CommandLineArguments.parse(without),
+        "\(option) does not reach the command")
     }
   }
 }

@@ -156,7 +156,6 @@ struct EvaluationProperties {
           let latestGrace = customer.renewalInfo.compactMap(\.gracePeriodExpiresDate).max()
           let inSomeGrace = latestGrace.map { instant < $0 } ?? false
           return (status.state == .active) == inPeriod
-            && (!inPeriod || status.isEntitled)
             && (inPeriod || !status.isEntitled || inSomeGrace)
         }
       }
@@ -195,7 +194,21 @@ struct EvaluationProperties {
         purchases + customer.entries.compactMap(\.expiresDate)
         + customer.entries.compactMap(\.cancellationDate)
         + customer.renewalInfo.compactMap(\.gracePeriodExpiresDate)
-      guard let first = purchases.min(), let last = dates.max() else { return true }
+      guard let first = purchases.min(), var last = dates.max() else { return true }
+      // Non-renewing passes stack (the default policy): each starts where those before end.
+      var passesEnd = Instant.distantPast
+      let passes = customer.entries.filter {
+        customer.catalog[$0.productID]?.type == .nonRenewing
+      }
+      for pass in passes.sorted(by: {
+        ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast)
+      }) {
+        guard let purchase = pass.purchaseDate,
+          let duration = customer.catalog[pass.productID]?.duration
+        else { continue }
+        passesEnd = duration.advance(max(passesEnd, purchase))
+      }
+      last = max(last, passesEnd)
       // A month of the sandbox lasts minutes; its retry window is scaled, never longer.
       let settled = last + .days(61)
       return evaluation.entitlements.allSatisfy { entitlement in

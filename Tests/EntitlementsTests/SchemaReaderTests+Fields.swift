@@ -222,7 +222,7 @@ extension SchemaReaderTests {
       #"""
       {"status": 0, "environment": "Production", "latest_receipt": "MIIbase64",
        "receipt": {"receipt_type": "ProductionSandbox",
-         "receipt_creation_date": "2017-03-21 00:00:00 Etc/GMT",
+         "receipt_creation_date": "2017-03-20 00:00:00 Etc/GMT",
          "receipt_creation_date_ms": "1490054400000",
          "request_date": "2017-03-22 00:00:00 Etc/GMT", "request_date_ms": "1490140800000",
          "in_app": [{"quantity": "2", "product_id": "monthly", "transaction_id": "11",
@@ -246,15 +246,17 @@ extension SchemaReaderTests {
        "pending_renewal_info": [{"original_transaction_id": "10", "product_id": "monthly",
          "auto_renew_product_id": "yearly", "auto_renew_status": "1", "expiration_intent": "2",
          "is_in_billing_retry_period": "1",
-         "grace_period_expires_date": "2017-04-06 08:00:00 Etc/GMT",
-         "grace_period_expires_date_ms": "1491465600000", "price_consent_status": "0"}]}
+         "grace_period_expires_date": "2017-04-05 08:00:00 Etc/GMT",
+         "grace_period_expires_date_ms": "1491465600000", "price_consent_status": "0"},
+        {"original_transaction_id": "12", "grace_period_expires_date": "2017-04-05 08:00:00 Etc/GMT"}]}
       """#
     ) { if case .verifyReceipt(let r) = $0 { r } else { nil } }
     #expect(response.status == 0)
     // The receipt's own type wins over the top's environment.
     #expect(response.environment == .sandbox)
     #expect(response.latestReceipt == "MIIbase64")
-    // receipt_creation_date_ms, as written; request_date only without it.
+    // receipt_creation_date_ms (Mar 21) wins over its text (Mar 20); request_date only
+    // without either.
     #expect(response.timestamp == Instant(millisecondsSince1970: 1_490_054_400_000))
     let entry = try #require(response.inApp.first)
     #expect(entry.quantity == 2)
@@ -287,8 +289,12 @@ extension SchemaReaderTests {
     #expect(info.autoRenewProductID == "yearly" && info.autoRenewStatus == true)
     #expect(info.expirationIntent == .billingError)
     #expect(info.isInBillingRetryPeriod == true)
+    // grace_period_expires_date_ms (Apr 6) wins over its text (Apr 5); the text alone is read.
     #expect(info.gracePeriodExpiresDate == Instant(millisecondsSince1970: 1_491_465_600_000))
     #expect(info.priceConsentStatus == false)
+    #expect(
+      response.renewalInfo.first { $0.originalTransactionID == "12" }?.gracePeriodExpiresDate
+        == instant("2017-04-05T08:00:00Z"))
   }
 
   @Test func aReceiptIsDatedByItsRequestWithoutACreationDate() throws {
@@ -298,6 +304,10 @@ extension SchemaReaderTests {
       """#
     ) { if case .verifyReceipt(let r) = $0 { r } else { nil } }
     #expect(response.timestamp == instant("2017-03-22T00:00:00Z"))
+    let inMilliseconds = try Self.read(
+      #"{"status": 0, "receipt": {"request_date_ms": "1490140800000", "in_app": []}}"#
+    ) { if case .verifyReceipt(let r) = $0 { r } else { nil } }
+    #expect(inMilliseconds.timestamp == Instant(millisecondsSince1970: 1_490_140_800_000))
     #expect(response.inApp.isEmpty)
     #expect(response.environment == nil)
   }

@@ -118,7 +118,6 @@ struct StatusChangeTests {
       let next = index + 1 < premium.changes.count ? premium.changes[index + 1] : nil
       #expect(premium.nextChange(after: change.at) == next)
       #expect(premium.nextChange(after: change.at - .milliseconds(1)) == change)
-      #expect(change.isEntitled == (change.state == .active || change.state == .gracePeriod))
     }
     #expect(premium.nextChange(after: .distantPast) == premium.changes.first)
   }

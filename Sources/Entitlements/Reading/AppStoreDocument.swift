@@ -5,7 +5,7 @@
 /// it conforms to. ``SubscriberRecord`` folds any number of them into one history.
 ///
 /// ```swift
-/// switch try DocumentReader.readUnverified(body) {
+/// switch try DocumentReader.read(body, verifier: verifier) {
 /// case .notificationV2(let notification): notification.rawNotificationType  // "DID_RENEW"
 /// case .verifyReceipt(let response): response.status                         // 0
 /// default: break

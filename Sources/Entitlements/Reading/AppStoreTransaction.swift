@@ -2,7 +2,8 @@
 /// fields, millisecond numbers, `revocationDate`, `isUpgraded`, `offerType`.
 ///
 /// ```swift
-/// let transaction = try AppStoreTransaction(unverifiedJSON: JWS.unverifiedPayload(of: signedTransactionInfo))
+/// // A payload verified already (AppStoreSignatureVerifier's `verify(_:).payload`):
+/// let transaction = try AppStoreTransaction(unverifiedJSON: verified.payload)
 /// transaction.entry?.cancellationDate  // revocationDate
 /// ```
 public struct AppStoreTransaction: PurchaseDocument, Hashable {
@@ -57,7 +58,7 @@ public struct AppStoreTransaction: PurchaseDocument, Hashable {
 /// Decoded App Store Server API renewal info (`JWSRenewalInfoDecodedPayload`).
 ///
 /// ```swift
-/// let info = try AppStoreRenewalInfo(unverifiedJSON: JWS.unverifiedPayload(of: signedRenewalInfo))
+/// let info = try AppStoreRenewalInfo(unverifiedJSON: verifiedRenewal.payload)
 /// info.info?.isInBillingRetryPeriod  // true
 /// ```
 public struct AppStoreRenewalInfo: PurchaseDocument, Hashable {

@@ -119,8 +119,8 @@ public enum DocumentReader {
   /// copied from result to result). Returns the index just past the object, and the error
   /// when it is a verifyReceipt response whose status carries no receipt (nothing is folded
   /// then); `nil` when the document cannot be read (its bytes are not JSON, it is of no kind):
-  /// nothing is folded, and the caller reads its bytes with ``read(_:verifier:)``, which says
-  /// why.
+  /// nothing is folded, and the caller reads its bytes with ``readUnverified(_:)``, which
+  /// says why.
   ///
   /// `memo` carries what the reader learnt from one document to the next (the order of each
   /// kind of object's keys, the last ids read, whose `String`s the next documents share): one
@@ -182,7 +182,7 @@ public enum DocumentReader {
   /// value or a JWS string), or one JWS per line.
   ///
   /// ```swift
-  /// try DocumentReader.readAllUnverified(Array(#"["eyJ…", {"status": 0, "receipt": {}}]"#.utf8)).count  // 2
+  /// try DocumentReader.readAll(Array("eyJ…\neyJ…\n".utf8), verifier: verifier).count  // 2
   /// ```
   ///
   /// - Parameters:

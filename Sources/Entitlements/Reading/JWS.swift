@@ -2,7 +2,7 @@
 ///
 /// - Important: `JWS.unverifiedPayload(of:)` decodes only: it verifies **nothing** (not the signature,
 ///   not the x5c chain to Apple Root CA - G3), so anyone can forge what it returns. To verify,
-///   read with `DocumentReader.read(_:verifier:)` and a `AppStoreSignatureVerifier` from the
+///   read with `DocumentReader.read(_:verifier:)` and an `AppStoreSignatureVerifier` from the
 ///   `EntitlementsVerification` library: every JWS is then verified before it is read.
 ///
 /// ```swift

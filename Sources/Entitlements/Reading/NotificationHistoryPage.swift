@@ -2,7 +2,7 @@
 /// App Store sent, each a `signedPayload` (SPEC §10).
 ///
 /// ```swift
-/// case .notificationHistory(let page) = try DocumentReader.readUnverified(body)
+/// case .notificationHistory(let page) = try DocumentReader.read(body, verifier: verifier)
 /// page.notificationPayloads.map(\.rawNotificationType)  // ["DID_RENEW", "EXPIRED", …]
 /// ```
 public struct NotificationHistoryPage: PurchaseDocument, Hashable {

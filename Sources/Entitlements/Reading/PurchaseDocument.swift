@@ -7,7 +7,7 @@
 /// ```swift
 /// var record = SubscriberRecord()
 /// record.fold(try DocumentReader.readUnverified(receiptBytes))
-/// record.fold(try DocumentReader.readUnverified(notificationBytes))
+/// record.fold(try DocumentReader.read(notificationBytes, verifier: verifier))
 /// Evaluator().evaluate(record.history)
 /// ```
 public protocol PurchaseDocument: Sendable {

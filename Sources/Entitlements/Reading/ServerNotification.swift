@@ -1,14 +1,16 @@
 /// An App Store Server Notification, version 2, decoded (`responseBodyV2DecodedPayload`).
 ///
-/// `data.signedTransactionInfo` and `data.signedRenewalInfo` are JWS strings: their payloads
-/// are decoded, and verified first only by ``DocumentReader/read(_:verifier:)`` given a verifier
-/// (``init(unverifiedJSON:)`` verifies **nothing**, see ``JWS``); an already-decoded object in their place
-/// is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery evidence.
+/// `data.signedTransactionInfo` and `data.signedRenewalInfo` are JWS strings: read by
+/// ``DocumentReader/read(_:verifier:)`` from the POSTed `signedPayload`, each is verified before
+/// its payload is read, and a decoded object in their place is refused; read by
+/// ``init(unverifiedJSON:)`` or ``DocumentReader/readUnverified(_:)``, nothing is verified
+/// (see ``JWS``) and a decoded object there is read as is. A `DID_RENEW` with subtype `BILLING_RECOVERY` is recovery evidence.
 /// ``appleStatus`` is Apple's own status at ``timestamp`` (1 active, 2 expired, 3 billing retry,
 /// 4 grace period, 5 revoked).
 ///
 /// ```swift
-/// let notification = try ServerNotification(unverifiedJSON: JWS.unverifiedPayload(of: signedPayload))
+/// // A payload verified already:
+/// let notification = try ServerNotification(unverifiedJSON: verified.payload)
 /// notification.rawNotificationType  // "DID_RENEW"
 /// notification.appleStatus          // 1
 /// ```

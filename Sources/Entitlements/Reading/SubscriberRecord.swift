@@ -18,7 +18,7 @@
 ///
 /// ```swift
 /// var record = SubscriberRecord()
-/// for body in notifications.shuffled() { record.fold(try DocumentReader.readUnverified(body)) }
+/// for body in notifications.shuffled() { record.fold(try DocumentReader.read(body, verifier: verifier)) }
 /// Evaluator(catalog: catalog).evaluate(record.history)
 /// ```
 public struct SubscriberRecord: Hashable, Sendable {

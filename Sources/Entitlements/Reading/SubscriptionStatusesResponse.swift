@@ -6,7 +6,7 @@
 /// own time), for the evaluation to say whether it agrees.
 ///
 /// ```swift
-/// case .subscriptionStatuses(let response) = try DocumentReader.readUnverified(body)
+/// case .subscriptionStatuses(let response) = try DocumentReader.read(body, verifier: verifier)
 /// response.appleStatuses.first?.status  // .billingGracePeriod
 /// ```
 public struct SubscriptionStatusesResponse: PurchaseDocument, Hashable {

@@ -4,7 +4,7 @@
 /// Pages of one history overlap and repeat: ``SubscriberRecord`` folds them in any order.
 ///
 /// ```swift
-/// case .transactionHistory(let page) = try DocumentReader.readUnverified(body)
+/// case .transactionHistory(let page) = try DocumentReader.read(body, verifier: verifier)
 /// page.entries.count  // the page's transactions
 /// page.hasMore        // whether to ask for the next page with `revision`
 /// ```
