@@ -220,6 +220,9 @@ struct CommandDeclaration: Sendable {
         roots, bundleID, environment,
         Option(
           "--at", "INSTANT", "check certificates at this instant, not at each signedDate"),
+        Option(
+          "--jobs", "N",
+          "threads; default: the cores this process may use (as for entitlements evaluate)"),
       ],
       epilogue: """
         Exit status: 0 all verified, 1 one failed or none found, 2 an unreadable file,

@@ -156,6 +156,13 @@ public enum CommandLineArguments {
       guard let text = string(name) else { return nil }
       do { return try Instant(parsing: text) } catch { throw fail("\(name): \(error)") }
     }
+    func jobs() throws(UsageError) -> Int? {
+      guard let text = string("--jobs") else { return nil }
+      guard let count = Int(text), count > 0 else {
+        throw fail("--jobs needs a number of threads, 1 or more: '\(text)' is not one")
+      }
+      return count
+    }
     func nonEmpty(_ name: String) throws(UsageError) -> String? {
       guard let text = string(name) else { return nil }
       guard !text.isEmpty else { throw fail("\(name) needs a value, not an empty one") }
@@ -166,16 +173,9 @@ public enum CommandLineArguments {
       return .check(paths: operands, html: try nonEmpty("--html"))
     case "evaluate":
       guard operands.count <= 1 else { throw fail("evaluate reads one FILE, or standard input") }
-      var jobs: Int?
-      if let text = string("--jobs") {
-        guard let count = Int(text), count > 0 else {
-          throw fail("--jobs needs a number of threads, 1 or more: '\(text)' is not one")
-        }
-        jobs = count
-      }
       return .evaluate(
         input: operands.first, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
-        jobs: jobs)
+        jobs: try jobs())
     case "explain":
       guard !operands.isEmpty else { throw fail("explain needs a FILE") }
       let verifies = flag("--verify")
@@ -191,6 +191,7 @@ public enum CommandLineArguments {
       var options = try verifyOptions(values, declaration)
       options.files = operands
       options.at = try instant("--at")
+      options.jobs = try jobs()
       return .verify(options)
     case "timeline":
       guard operands.count == 1, let file = operands.first else {

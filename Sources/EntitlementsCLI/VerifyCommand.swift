@@ -23,6 +23,8 @@ public struct VerifyOptions: Hashable, Sendable {
   public var environment: StoreEnvironment?
   /// The validity instant; nil for each payload's `signedDate`.
   public var at: Instant?
+  /// Threads; nil for the cores the process may use (as `evaluate`).
+  public var jobs: Int?
 
   /// Creates options.
   ///
@@ -32,15 +34,17 @@ public struct VerifyOptions: Hashable, Sendable {
   ///   - bundleId: The expected bundle id.
   ///   - environment: The expected environment.
   ///   - at: The validity instant.
+  ///   - jobs: Threads; nil for the cores the process may use.
   public init(
     files: [String], roots: [String] = [], bundleId: String? = nil,
-    environment: StoreEnvironment? = nil, at: Instant? = nil
+    environment: StoreEnvironment? = nil, at: Instant? = nil, jobs: Int? = nil
   ) {
     self.files = files
     self.roots = roots
     self.bundleId = bundleId
     self.environment = environment
     self.at = at
+    self.jobs = jobs
   }
 }
 
@@ -86,8 +90,9 @@ enum VerifyCommand {
   /// is found, 2 for an unreadable file or root.
   static func run(_ options: VerifyOptions, _ run: inout EntitlementsTool.Run) {
     guard let verifier = verifier(options, &run) else { return }
-    var verified = 0
-    var failed = 0
+    // Every JWS of every file first, in order; then verified on every core, each once.
+    // A file with no JWS is one line saying so: `jws` nil.
+    var found: [(location: String, jws: String?)] = []
     for file in options.files {
       let bytes: [UInt8]
       do {
@@ -97,37 +102,77 @@ enum VerifyCommand {
         run.status = 2
         continue
       }
-      guard let found = signedStrings(in: bytes) else {
+      guard let strings = signedStrings(in: bytes) else {
         run.errors += "\(file): neither JSON nor lines of compact JWS\n"
         run.status = 2
         continue
       }
-      if found.isEmpty { run.output += "none  \(ControlCharacters.escaped(file)): no JWS found\n" }
-      for (path, jws) in found {
-        let location = path.isEmpty || path.hasPrefix(":") ? file + path : "\(file) \(path)"
-        check(jws, at: location, verifier, &verified, &failed, &run)
+      if strings.isEmpty { found.append(("\(file): no JWS found", nil)) }
+      for (path, jws) in strings {
+        found.append((path.isEmpty || path.hasPrefix(":") ? file + path : "\(file) \(path)", jws))
       }
+    }
+    let all = found
+    let reports = Reports(count: all.count)
+    let jobs = max(1, min(options.jobs ?? UsableCores.here(), all.count))
+    DispatchQueue.concurrentPerform(iterations: jobs) { job in
+      // Interleaved, so that each thread has its share of a file of similar JWS.
+      for index in stride(from: job, to: all.count, by: jobs) {
+        let (location, jws) = all[index]
+        var report = Report()
+        if let jws {
+          check(jws, at: location, verifier, &report)
+        } else {
+          report.text = "none  \(ControlCharacters.escaped(location))\n"
+        }
+        reports.set(index, report)
+      }
+    }
+    var verified = 0
+    var failed = 0
+    for report in reports.all {
+      run.output += report.text
+      verified += report.verified
+      failed += report.failed
     }
     run.output += "\(verified) verified, \(failed) failed\n"
     if run.status == 0, failed > 0 || verified == 0 { run.status = 1 }
   }
 
+  /// What checking one JWS found: its lines (its own, then its nested JWS'), and the counts.
+  struct Report: Sendable {
+    var text = ""
+    var verified = 0
+    var failed = 0
+  }
+
+  /// The reports of the JWS found, each written once by the thread that checked it.
+  final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [Report]
+
+    init(count: Int) { reports = Array(repeating: Report(), count: count) }
+
+    func set(_ index: Int, _ report: Report) { lock.withLock { reports[index] = report } }
+
+    var all: [Report] { lock.withLock { reports } }
+  }
+
   /// Verifies one JWS and the JWS nested in its payload.
   private static func check(
     _ jws: String, at location: String, _ verifier: AppStoreSignatureVerifier,
-    _ verified: inout Int,
-    _ failed: inout Int, _ run: inout EntitlementsTool.Run, depth: Int = 0
+    _ report: inout Report, depth: Int = 0
   ) {
     var payload: [UInt8]?
     do {
       payload = try verifier.verify(jws).payload
-      verified += 1
-      run.output += "verified  \(ControlCharacters.escaped(location))\n"
+      report.verified += 1
+      report.text += "verified  \(ControlCharacters.escaped(location))\n"
     } catch {
-      failed += 1
+      report.failed += 1
       // The location and the reason may hold the input's characters: escaped.
       let reason = String(error.description.dropFirst(error.step.count + 2))
-      run.output +=
+      report.text +=
         "\(error.step)  \(ControlCharacters.escaped(location)): "
         + "\(ControlCharacters.escaped(reason))\n"
       // Its nested JWS are still checked, each on its own.
@@ -135,8 +180,7 @@ enum VerifyCommand {
     }
     guard depth < 2, let payload, let value = try? JSONValue(parsing: payload) else { return }
     for (path, nested) in signedStrings(in: value) {
-      check(
-        nested, at: "\(location) > \(path)", verifier, &verified, &failed, &run, depth: depth + 1)
+      check(nested, at: "\(location) > \(path)", verifier, &report, depth: depth + 1)
     }
   }
 
@@ -157,22 +201,44 @@ enum VerifyCommand {
   /// base64url of `{"`). Every other non-blank line is given too, to be reported as what it
   /// is: not a JWS. A UTF-8 byte order mark is skipped.
   static func signedStrings(in bytes: [UInt8]) -> [(path: String, jws: String)]? {
-    var text = String(decoding: bytes, as: UTF8.self)
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if let first = trimmed.first, first == "{" || first == "[" {
-      guard let value = try? JSONValue(parsing: Array(text.utf8)) else { return nil }
+    var start = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C
+    }
+    let first = bytes[start...].first { !isSpace($0) }
+    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      guard let value = try? JSONValue(parsing: Array(bytes[start...])) else { return nil }
       return signedStrings(in: value)
     }
-    // Lines as the file has them: "\n", "\r\n" or "\r" each ends one.
-    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
-      $0.trimmingCharacters(in: .whitespaces)
+    // Lines as the file has them, on bytes: "\n", "\r\n" and "\r" each end one.
+    var lines: [(number: Int, text: ArraySlice<UInt8>)] = []
+    var number = 1
+    var lineStart = start
+    var index = start
+    while index <= bytes.count {
+      let atEnd = index == bytes.count
+      let byte = atEnd ? 0 : bytes[index]
+      if atEnd || byte == 0x0A || byte == 0x0D {
+        var line = bytes[lineStart..<index]
+        while let last = line.last, isSpace(last) { line = line.dropLast() }
+        while let head = line.first, isSpace(head) { line = line.dropFirst() }
+        if !line.isEmpty { lines.append((number, line)) }
+        if atEnd { break }
+        // "\r\n" ends one line.
+        if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+        number += 1
+        lineStart = index + 1
+      }
+      index += 1
     }
-    let written = lines.enumerated().filter { !$0.element.isEmpty }
-    guard written.contains(where: { $0.element.hasPrefix("eyJ") }) else { return nil }
+    let jwsStart = Array("eyJ".utf8)
+    guard lines.contains(where: { $0.text.starts(with: jwsStart) }) else { return nil }
     // Each line is checked whatever it holds: a damaged line, or one that is no JWS at all,
     // is reported on its own, the others verified.
-    return written.map { (written.count == 1 ? "" : ":\($0.offset + 1)", $0.element) }
+    return lines.map {
+      (lines.count == 1 ? "" : ":\($0.number)", String(decoding: $0.text, as: UTF8.self))
+    }
   }
 
   /// Every JWS to check in a JSON value, with its path (`.a[0].b`), in key order: each string

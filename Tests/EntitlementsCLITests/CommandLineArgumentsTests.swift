@@ -213,7 +213,9 @@ struct CommandLineArgumentsTests {
       ),
       ("evaluate", ["--at INSTANT", "--catalog FILE", "--jobs N"]),
       ("timeline", ["--svg OUT.svg", "--at INSTANT", "--from INSTANT", "--to INSTANT"]),
-      ("verify", ["--root DER", "--bundle-id ID", "--environment ENV", "--at INSTANT"]),
+      (
+        "verify", ["--root DER", "--bundle-id ID", "--environment ENV", "--at INSTANT", "--jobs N"]
+      ),
     ] as [(String, [String])])
   func usageHelpAndParsingListTheSameOptions(subcommand: String, options: [String]) throws {
     let usage = CommandLineArguments.usage(subcommand)

@@ -352,6 +352,32 @@ struct VerifyLinesTests {
     #expect(run.status == 1)
   }
 
+  /// On several threads, the lines come out in input order, each JWS verified once: the
+  /// output of one thread, byte for byte.
+  @Test func threadsKeepTheInputOrder() throws {
+    let folder = try VerifyCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cases = VerifyCommandTests.generated.cases
+    let good = try #require(cases["a transaction under the Apple-shaped chain"])
+    let changed = try #require(cases["payload byte changed"])
+    let notification = try #require(cases["a production notification with its nested JWS"])
+    let file = folder.appendingPathComponent("many.txt").path
+    let lines = (0..<60).map { [good, changed, notification][$0 % 3] }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let root = folder.appendingPathComponent("root.der").path
+    let one = EntitlementsTool.run(["verify", file, "--root", root, "--jobs", "1"])
+    let three = EntitlementsTool.run(["verify", file, "--root", root, "--jobs=3"])
+    #expect(three.output == one.output)
+    #expect(three.status == one.status)
+    // 20 transactions, 20 changed ones refused, 20 notifications of three JWS each.
+    #expect(one.output.hasSuffix("80 verified, 20 failed\n"), "\(one.output.suffix(200))")
+    let outputLines = one.output.split(separator: "\n")
+    #expect(outputLines[0] == "verified  \(file):1")
+    #expect(outputLines[1].hasPrefix("invalidSignature  \(file):2"))
+    #expect(outputLines[2] == "verified  \(file):3")
+  }
+
   @Test func aFileWithNoJWSLineIsRefused() throws {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("no-jws-\(UUID().uuidString).txt").path
