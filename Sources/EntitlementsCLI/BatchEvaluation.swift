@@ -30,7 +30,8 @@ import EntitlementsScenarios
 /// of a batch done, kept to be read into again), and per thread one record of up to 1 024 entries
 /// and the reader's buffers of decoded payloads up to 1 MB each, whatever the input's length; a
 /// line longer than a batch takes up to about twice its length, and that buffer is freed, not
-/// kept.
+/// kept; a line longer than ``maxLineBytes`` is read and dropped a read at a time, answered by
+/// an error line.
 struct BatchEvaluation: Sendable {
   /// The evaluator, with the catalog.
   let evaluator: Evaluator
@@ -39,6 +40,10 @@ struct BatchEvaluation: Sendable {
   /// About how many bytes of input a batch holds: the memory the command needs is a small
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
+  /// The most bytes a line may hold (`--max-bytes`): a longer line is refused with an error
+  /// line, its bytes read and dropped, and the stream goes on. Far more than any real
+  /// subscriber's documents; memory stays within a few times the longest line taken.
+  var maxLineBytes = 256 << 20
 
   /// One line's output (without its newline), and whether it is an error.
   typealias Answer = (bytes: [UInt8], failed: Bool)
@@ -62,6 +67,13 @@ struct BatchEvaluation: Sendable {
     // by a large line are freed.
     scratch.record.reset()
     scratch.memo.trim()
+    // A line read whole but past the limit is refused as one never read whole is.
+    guard line.count <= maxLineBytes else {
+      return (
+        Self.tooLong(
+          maxLineBytes, line: number, subscriber: Batcher.subscriber(in: line.prefix(4096))), true
+      )
+    }
     let parsed: SubscriberLine
     do {
       parsed = try SubscriberLine(line, into: &scratch.record, memo: &scratch.memo)
@@ -79,7 +91,8 @@ struct BatchEvaluation: Sendable {
         case .json(let bytes):
           scratch.record.fold(try DocumentReader.readUnverified(bytes))
         case .jws(let compact):
-          scratch.record.fold(try DocumentReader.readUnverified(Array(compact.utf8)))
+          // Read where the string lies: a long JWS is not copied again.
+          scratch.record.fold(try DocumentReader.readUnverified(compact.utf8))
         }
       } catch {
         return (
@@ -109,6 +122,13 @@ struct BatchEvaluation: Sendable {
     writer.string(parsed.subscriber)
     writer.endObject()
     return (writer.bytes, false)
+  }
+
+  /// The error line of a line longer than `limit`.
+  static func tooLong(_ limit: Int, line: Int, subscriber: String?) -> [UInt8] {
+    error(
+      "longer than \(limit) bytes, the most a line may hold (--max-bytes): not read",
+      line: line, subscriber: subscriber)
   }
 
   /// The error line for input line `line`.
@@ -146,6 +166,8 @@ struct BatchEvaluation: Sendable {
     var bytes: [UInt8]
     var lines: [Range<Int>] = []
     var numbers: [Int] = []
+    /// Lines before these refused for their length: their numbers and subscribers.
+    var refused: [(number: Int, subscriber: String?)] = []
 
     /// Adds line `number`, unless it is blank: a blank line carries no subscriber, and is
     /// skipped, keeping its number.
@@ -166,6 +188,9 @@ struct BatchEvaluation: Sendable {
   struct Batcher {
     let batchBytes: Int
     let readSize: Int
+    var maxLineBytes = Int.max
+    /// Lines refused for their length since the last batch.
+    var refused: [(number: Int, subscriber: String?)] = []
     /// The buffer read into: bytes `0 ..< filled` are input not yet cut into a batch, the rest
     /// is room for the reads after.
     var buffer: [UInt8] = []
@@ -194,6 +219,14 @@ struct BatchEvaluation: Sendable {
       // the input may have none).
       var hasNewline = Self.newline(in: buffer[0..<filled]) != nil
       while !finished, filled < batchBytes || !hasNewline {
+        if !hasNewline, filled > maxLineBytes {
+          // The one line the buffer holds is too long: refused, and dropped to its end.
+          lineNumber += 1
+          refused.append((lineNumber, Self.subscriber(in: buffer[0..<min(filled, 4096)])))
+          try skipLine(read)
+          hasNewline = Self.newline(in: buffer[0..<filled]) != nil
+          continue
+        }
         if let wait, !wait(BatchEvaluation.pauseMilliseconds) {
           if hasNewline {
             paused = true
@@ -201,10 +234,7 @@ struct BatchEvaluation: Sendable {
           }
           idle()
         }
-        if filled == buffer.count {
-          // More room, made once: a buffer given back keeps it.
-          buffer.append(contentsOf: repeatElement(0, count: max(readSize, buffer.count)))
-        }
+        if filled == buffer.count { grow() }
         let start = filled
         let end = min(buffer.count, start + readSize)
         let count = try buffer.withUnsafeMutableBufferPointer { buffer in
@@ -218,8 +248,82 @@ struct BatchEvaluation: Sendable {
           hasNewline = hasNewline || Self.newline(in: buffer[start..<filled]) != nil
         }
       }
-      if finished, filled == 0 { return nil }
-      return cut(includingUnfinished: finished)
+      if finished, filled == 0 {
+        guard !refused.isEmpty else { return nil }
+        // Only refused lines were left: a batch of none, to say so.
+        var batch = Batch(bytes: [])
+        swap(&batch.refused, &refused)
+        return batch
+      }
+      var batch = cut(includingUnfinished: finished)
+      swap(&batch.refused, &refused)
+      return batch
+    }
+
+    /// More room in the buffer, twice as much (a buffer given back keeps it). The bytes read
+    /// so far are copied; the room after them is not written before a read fills it, so a
+    /// long line costs the memory it fills, not twice its buffer.
+    private mutating func grow() {
+      let count = buffer.count + max(readSize, buffer.count)
+      let filled = self.filled
+      let old = buffer
+      buffer = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+        old.withUnsafeBufferPointer { bytes in
+          if let from = bytes.baseAddress, let to = storage.baseAddress, filled > 0 {
+            to.initialize(from: from, count: filled)
+          }
+        }
+        // Bytes of no meaning until a read writes them; only `0 ..< filled` is read.
+        initialized = count
+      }
+    }
+
+    /// Reads and drops the rest of the line the buffer holds, to its newline (or the end of
+    /// the input); the bytes after the newline stay, in a buffer of a read's size.
+    private mutating func skipLine(_ read: Read) rethrows {
+      buffer = spare.count >= readSize ? spare : [UInt8](repeating: 0, count: readSize)
+      spare = []
+      filled = 0
+      while true {
+        let count = try buffer.withUnsafeMutableBufferPointer { buffer in
+          try read(UnsafeMutableBufferPointer(rebasing: buffer[0..<readSize]))
+        }
+        if count == 0 {
+          finished = true
+          return
+        }
+        if let newline = Self.newline(in: buffer[0..<count]) {
+          let rest = buffer[(newline + 1)..<count]
+          buffer.replaceSubrange(0..<rest.count, with: Array(rest))
+          filled = rest.count
+          return
+        }
+      }
+    }
+
+    /// The subscriber a line's first bytes name (`"subscriber": "ID"`), for the error line of
+    /// a line too long to read.
+    static func subscriber(in bytes: ArraySlice<UInt8>) -> String? {
+      let key = Array(#""subscriber""#.utf8)
+      guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: key) }) else {
+        return nil
+      }
+      var index = start + key.count
+      func skipSpace() {
+        while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+          index += 1
+        }
+      }
+      skipSpace()
+      guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ":") else { return nil }
+      index += 1
+      skipSpace()
+      guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      let from = index + 1
+      guard let end = bytes[from...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == 0x5C })
+      else { return nil }
+      guard bytes[end] == UInt8(ascii: "\"") else { return nil }
+      return String(decoding: bytes[from..<end], as: UTF8.self)
     }
 
     /// Gives back the bytes of a batch that is done, to be read into again; a buffer grown
@@ -287,7 +391,7 @@ struct BatchEvaluation: Sendable {
     progress: (Int) -> Void = { _ in }
   ) rethrows -> Int {
     precondition(readSize > 0, "reads of \(readSize) bytes")
-    var batcher = Batcher(batchBytes: batchBytes, readSize: readSize)
+    var batcher = Batcher(batchBytes: batchBytes, readSize: readSize, maxLineBytes: maxLineBytes)
     let workers = Workers(jobs: jobs) { line, number, scratch in
       evaluate(line, number: number, scratch: &scratch)
     }
@@ -298,15 +402,22 @@ struct BatchEvaluation: Sendable {
     var output: [UInt8] = []
     // At most two batches handed over: the one the threads evaluate, and the one they go on
     // to; this thread waits for the older one only when it has read the newer.
-    var handedOver: [Pending] = []
+    var handedOver: [(pending: Pending, refused: [(number: Int, subscriber: String?)])] = []
     // Buffers of batches finished while the batcher reads (the input paused), given back
     // after its read.
     var finishedBuffers: [[UInt8]] = []
     /// Waits for the oldest batch handed over, writes its outputs, and gives its buffer back
     /// (later, when the batcher is reading).
     func finishOldest(whileReading: Bool = false) {
-      let (answers, bytes) = workers.waitForAnswers(of: handedOver.removeFirst())
+      let (pending, refused) = handedOver.removeFirst()
+      let (answers, bytes) = workers.waitForAnswers(of: pending)
       output.removeAll(keepingCapacity: true)
+      // Lines refused for their length come before the batch's lines.
+      for line in refused {
+        output += Self.tooLong(maxLineBytes, line: line.number, subscriber: line.subscriber)
+        output.append(0x0A)
+        failed += 1
+      }
       for answer in answers {
         output += answer.bytes
         output.append(0x0A)
@@ -324,7 +435,7 @@ struct BatchEvaluation: Sendable {
       {
         for bytes in finishedBuffers { batcher.recycle(bytes) }
         finishedBuffers.removeAll()
-        handedOver.append(workers.handOver(batch))
+        handedOver.append((workers.handOver(batch), batch.refused))
         // When the input pauses, every line read so far is answered now.
         if batcher.paused {
           while !handedOver.isEmpty { finishOldest() }
@@ -336,7 +447,7 @@ struct BatchEvaluation: Sendable {
       // The whole lines read before the failure are answered, then it is reported.
       while !handedOver.isEmpty { finishOldest() }
       if let lines = batcher.completeLines() {
-        handedOver.append(workers.handOver(lines))
+        handedOver.append((workers.handOver(lines), lines.refused))
         finishOldest()
       }
       throw error

@@ -142,6 +142,10 @@ struct CommandDeclaration: Sendable {
           "--root", "DER", repeatable: true, "with --verify: as for entitlements verify"),
         Option("--bundle-id", "ID", "with --verify: as for entitlements verify"),
         Option("--environment", "ENV", "with --verify: as for entitlements verify"),
+        Option(
+          "--max-bytes", "N",
+          "the most bytes a file may hold (default 268435456, 256 MiB): a larger one is "
+            + "refused, not read"),
       ],
       epilogue: """
         Without --verify, JWS are decoded, not verified.
@@ -175,6 +179,10 @@ struct CommandDeclaration: Sendable {
           "--jobs", "N",
           "threads; default: the cores this process may use (its CPU affinity, within its "
             + "cgroup's CPU quota: a container's limit)"),
+        Option(
+          "--max-bytes", "N",
+          "the most bytes a line may hold (default 268435456, 256 MiB): a longer line gets an "
+            + "error line, its bytes dropped unread, and the stream goes on"),
       ],
       epilogue: """
         A progress line goes to standard error when it is a terminal.

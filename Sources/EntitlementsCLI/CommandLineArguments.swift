@@ -16,9 +16,10 @@ public enum Command: Hashable, Sendable {
   /// every JWS is verified before it is read.
   case explain(
     files: [String], catalog: String?, at: Instant?, json: Bool, html: String?,
-    verify: VerifyOptions?)
-  /// `entitlements evaluate`: `nil` or `-` reads standard input.
-  case evaluate(input: String?, catalog: String?, at: Instant?, jobs: Int?)
+    verify: VerifyOptions?, maxBytes: Int? = nil)
+  /// `entitlements evaluate`: `nil` or `-` reads standard input; `maxBytes` bounds a line.
+  case evaluate(
+    input: String?, catalog: String?, at: Instant?, jobs: Int?, maxBytes: Int? = nil)
   /// `entitlements timeline`: the file, the instant marked, the picture and its range.
   case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
   /// `entitlements verify`: the files, roots and expected claims.
@@ -163,6 +164,13 @@ public enum CommandLineArguments {
       }
       return count
     }
+    func maxBytes() throws(UsageError) -> Int? {
+      guard let text = string("--max-bytes") else { return nil }
+      guard let count = Int(text), count > 0 else {
+        throw fail("--max-bytes needs a number of bytes, 1 or more: '\(text)' is not one")
+      }
+      return count
+    }
     func nonEmpty(_ name: String) throws(UsageError) -> String? {
       guard let text = string(name) else { return nil }
       guard !text.isEmpty else { throw fail("\(name) needs a value, not an empty one") }
@@ -175,7 +183,7 @@ public enum CommandLineArguments {
       guard operands.count <= 1 else { throw fail("evaluate reads one FILE, or standard input") }
       return .evaluate(
         input: operands.first, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
-        jobs: try jobs())
+        jobs: try jobs(), maxBytes: try maxBytes())
     case "explain":
       guard !operands.isEmpty else { throw fail("explain needs a FILE") }
       let verifies = flag("--verify")
@@ -185,7 +193,7 @@ public enum CommandLineArguments {
       return .explain(
         files: operands, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
         json: flag("--json"), html: try nonEmpty("--html"),
-        verify: verifies ? try verifyOptions(values, declaration) : nil)
+        verify: verifies ? try verifyOptions(values, declaration) : nil, maxBytes: try maxBytes())
     case "verify":
       guard !operands.isEmpty else { throw fail("verify needs a FILE") }
       var options = try verifyOptions(values, declaration)

@@ -66,7 +66,7 @@ public enum EntitlementsTool {
           title: "Scenario report", subtitle: subtitle(now: now), sections: sections)
         write(report.render(), to: html, &run)
       }
-    case .explain(let files, let catalog, let at, let json, let html, let verify):
+    case .explain(let files, let catalog, let at, let json, let html, let verify, let maxBytes):
       var verifier: AppStoreSignatureVerifier?
       if let verify {
         guard let made = VerifyCommand.verifier(verify, &run) else { return run }
@@ -74,7 +74,8 @@ public enum EntitlementsTool {
       }
       guard
         let explanation = explanation(
-          of: files, catalog: catalog, at: at ?? now, verifier: verifier, &run)
+          of: files, catalog: catalog, at: at ?? now, verifier: verifier,
+          maxBytes: maxBytes ?? FileSystem.defaultMaximumBytes, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
       if let html {
@@ -88,14 +89,15 @@ public enum EntitlementsTool {
           title: "Explanation", subtitle: subtitle(now: now), sections: [section])
         write(report.render(), to: html, &run)
       }
-    case .evaluate(let input, let catalog, let at, let jobs):
+    case .evaluate(let input, let catalog, let at, let jobs, let maxBytes):
       // In memory, for tests and small inputs; the process streams (``stream(_:now:)``).
       var output: [UInt8] = []
       var errors: [UInt8] = []
       let stdin = StandardStreams.standardInput()
       run.status = evaluate(
-        input: input, catalog: catalog, at: at ?? now, jobs: jobs ?? 1, standardInput: stdin,
-        write: { output += $0 }, writeError: { errors += $0 }, showsProgress: false)
+        input: input, catalog: catalog, at: at ?? now, jobs: jobs ?? 1, maxBytes: maxBytes,
+        standardInput: stdin, write: { output += $0 }, writeError: { errors += $0 },
+        showsProgress: false)
       run.output = String(decoding: output, as: UTF8.self)
       run.errors = String(decoding: errors, as: UTF8.self)
     case .timeline(let file, let at, let svg, let from, let to):
@@ -119,7 +121,7 @@ public enum EntitlementsTool {
     switch command {
     case .check(let paths, let html):
       (outputs, inputs) = ([("--html", html)], paths)
-    case .explain(let files, let catalog, _, _, let html, let verify):
+    case .explain(let files, let catalog, _, _, let html, let verify, _):
       (outputs, inputs) = (
         [("--html", html)], files + [catalog].compactMap { $0 } + (verify?.roots ?? [])
       )
@@ -143,12 +145,12 @@ public enum EntitlementsTool {
   ///   - now: The instant used when `--at` is not given.
   /// - Returns: The exit status.
   public static func stream(_ arguments: [String], now: Instant = Instant(Date())) -> Int32 {
-    if case .evaluate(let input, let catalog, let at, let jobs)? =
+    if case .evaluate(let input, let catalog, let at, let jobs, let maxBytes)? =
       try? CommandLineArguments.parse(arguments)
     {
       return evaluate(
         input: input, catalog: catalog, at: at ?? now,
-        jobs: jobs ?? UsableCores.here(),
+        jobs: jobs ?? UsableCores.here(), maxBytes: maxBytes,
         standardInput: StandardStreams.standardInput(),
         standardInputWait: StandardStreams.standardInputWaiter(),
         write: StandardStreams.writeOutput,
@@ -163,7 +165,7 @@ public enum EntitlementsTool {
   /// `evaluate`: the batch of subscribers from `input` (a file, or standard input for `nil`
   /// or `-`), each line's output written with `write`.
   static func evaluate(
-    input: String?, catalog: String?, at: Instant, jobs: Int,
+    input: String?, catalog: String?, at: Instant, jobs: Int, maxBytes: Int? = nil,
     standardInput: @escaping BatchEvaluation.Read,
     standardInputWait: BatchEvaluation.Wait? = nil, write: ([UInt8]) -> Void,
     writeError: ([UInt8]) -> Void, showsProgress: Bool
@@ -200,7 +202,8 @@ public enum EntitlementsTool {
       wait = standardInputWait
     }
     let started = DispatchTime.now().uptimeNanoseconds
-    let batch = BatchEvaluation(evaluator: Evaluator(catalog: products), at: at)
+    var batch = BatchEvaluation(evaluator: Evaluator(catalog: products), at: at)
+    if let maxBytes { batch.maxLineBytes = maxBytes }
     let failed: Int
     do {
       failed = try batch.run(jobs: jobs, read: read, wait: wait, write: write) { done in
@@ -325,13 +328,14 @@ public enum EntitlementsTool {
   /// documents, evaluated with the catalog of `catalog` when given.
   static func explanation(
     of files: [String], catalog: String?, at: Instant,
-    verifier: (any SignedPayloadVerifier)? = nil, _ run: inout Run
+    verifier: (any SignedPayloadVerifier)? = nil,
+    maxBytes: Int = FileSystem.defaultMaximumBytes, _ run: inout Run
   ) -> Explanation? {
     // Mapped, not copied: Apple's documents are read where they lie (FileSystem.mapped).
     var contents: [(file: String, bytes: Data)] = []
     for file in files + (catalog.map { [$0] } ?? []) {
       do {
-        contents.append((file, try FileSystem.mapped(file)))
+        contents.append((file, try FileSystem.mapped(file, limit: maxBytes)))
       } catch {
         run.errors = "\(file): cannot read: \(error.localizedDescription)\n"
         run.status = 2

@@ -15,18 +15,34 @@ enum FileSystem {
   /// Why a file could not be read: the system's words (`No such file or directory`).
   struct Failure: LocalizedError, CustomStringConvertible {
     let code: Int32
+    /// For a file past ``maximumBytes``: the limit it passed.
+    var limit: Int?
+    init(code: Int32, limit: Int? = nil) {
+      self.code = code
+      self.limit = limit
+    }
     var errorDescription: String? {
-      code == EISDIR ? "is a folder, not a file" : String(cString: strerror(code))
+      if let limit {
+        return "larger than \(limit) bytes, the most a file may hold (--max-bytes)"
+      }
+      return code == EISDIR ? "is a folder, not a file" : String(cString: strerror(code))
     }
     /// The same words wherever it is printed, `\(error)` included.
     var description: String { errorDescription ?? "error \(code)" }
   }
 
+  /// The most bytes a file given to the tool may hold, unless `--max-bytes` says otherwise:
+  /// far more than any real subscriber's documents (Apple's largest verifyReceipt responses
+  /// are tens of megabytes), and a clean refusal for a runaway input (`/dev/zero`).
+  static let defaultMaximumBytes = 256 << 20
+
   /// The bytes of the file at `path`, read straight into the array (one copy, from the
-  /// kernel: an 80 MB document is not held twice).
-  static func read(_ path: String) throws -> [UInt8] {
+  /// kernel: an 80 MB document is not held twice); a file of more than `limit` bytes is
+  /// refused (``Failure``) before it is read whole.
+  static func read(_ path: String, limit: Int = defaultMaximumBytes) throws -> [UInt8] {
     try withOpenFile(path) { descriptor, status in
-      try readToEnd(descriptor, sizeHint: Int(status.st_size))
+      guard Int(status.st_size) <= limit else { throw Failure(code: EFBIG, limit: limit) }
+      return try readToEnd(descriptor, sizeHint: Int(status.st_size), limit: limit)
     }
   }
 
@@ -39,14 +55,15 @@ enum FileSystem {
   /// verifyReceipt response read into fresh memory costs a page fault per 4 KB page and a
   /// copy, a fifth of `explain`'s time (DESIGN.md "Performance"). The mapping shows the file
   /// as it is while it is read: a file truncated by another process meanwhile ends the process.
-  static func mapped(_ path: String) throws -> Data {
+  static func mapped(_ path: String, limit: Int = defaultMaximumBytes) throws -> Data {
     try withOpenFile(path) { descriptor, status in
+      guard Int(status.st_size) <= limit else { throw Failure(code: EFBIG, limit: limit) }
       if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
         let mapped = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
       {
         return mapped
       }
-      return Data(try readToEnd(descriptor, sizeHint: Int(status.st_size)))
+      return Data(try readToEnd(descriptor, sizeHint: Int(status.st_size), limit: limit))
     }
   }
 
@@ -65,11 +82,14 @@ enum FileSystem {
   }
 
   /// Everything left to read from `descriptor`; `sizeHint` sizes the first read (a pipe or a
-  /// growing file may hold more).
-  private static func readToEnd(_ descriptor: Int32, sizeHint: Int) throws -> [UInt8] {
+  /// growing file may hold more); past `limit` bytes, refused.
+  private static func readToEnd(_ descriptor: Int32, sizeHint: Int, limit: Int) throws
+    -> [UInt8]
+  {
     var bytes = [UInt8]()
-    var capacity = max(sizeHint + 1, 1 << 16)
+    var capacity = max(min(sizeHint, limit) + 1, 1 << 16)
     while true {
+      guard bytes.count <= limit else { throw Failure(code: EFBIG, limit: limit) }
       let before = bytes.count
       let chunk = try [UInt8](unsafeUninitializedCapacity: capacity - before) { buffer, count in
         count = 0
@@ -82,7 +102,9 @@ enum FileSystem {
       }
       if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
       if bytes.count < capacity { return bytes }
-      capacity *= 2
+      // Never more room than the limit and one byte: what fills it is refused.
+      guard capacity <= limit else { throw Failure(code: EFBIG, limit: limit) }
+      capacity = min(capacity * 2, limit + 1)
     }
   }
 

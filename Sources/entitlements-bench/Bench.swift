@@ -54,7 +54,8 @@ enum Bench {
     }
     let quick = CommandLine.arguments.contains("--quick")
     let runs = quick ? 3 : 7
-    // `--only latency|process|core|end|batch|scale|shapes|verify|verify-process` runs one part.
+    // `--only latency|process|core|end|batch|scale|shapes|verify|verify-process|long-line`
+    // runs one part.
     let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
       CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
     }
@@ -71,6 +72,7 @@ enum Bench {
     if selected("shapes") { sink &+= Shapes.run(quick: quick) }
     if selected("verify") { sink &+= VerificationBench.run(runs: runs) }
     if selected("verify-process") { sink &+= VerifyProcessBench.run(rounds: quick ? 1 : 3) }
+    if selected("long-line") { sink &+= LongLineBench.run() }
     print("")
     print("(checksum \(sink))")
   }

@@ -208,10 +208,10 @@ struct CommandLineArgumentsTests {
         "explain",
         [
           "--catalog FILE", "--at INSTANT", "--json", "--html REPORT.html", "--verify",
-          "--root DER", "--bundle-id ID", "--environment ENV",
+          "--root DER", "--bundle-id ID", "--environment ENV", "--max-bytes N",
         ]
       ),
-      ("evaluate", ["--at INSTANT", "--catalog FILE", "--jobs N"]),
+      ("evaluate", ["--at INSTANT", "--catalog FILE", "--jobs N", "--max-bytes N"]),
       ("timeline", ["--svg OUT.svg", "--at INSTANT", "--from INSTANT", "--to INSTANT"]),
       (
         "verify", ["--root DER", "--bundle-id ID", "--environment ENV", "--at INSTANT", "--jobs N"]

@@ -533,3 +533,57 @@ struct EvaluateCommandTests {
     #expect(long.spare.count == 2 * 8 + 4)
   }
 }
+
+/// Lines and files past the limit (`--max-bytes`): refused with an error that names them, the
+/// stream going on (issue: the tool as trustworthy as the library).
+@Suite("Limits on lines and files")
+struct InputLimitTests {
+  /// A line longer than the limit and than several reads is dropped unread; one read whole
+  /// but over the limit is refused the same way; the lines around them are answered.
+  @Test(arguments: [(2_000_000, 3_000_000), (40, 60)])
+  func aLineOverTheLimitIsRefusedAndTheStreamGoesOn(limit: Int, length: Int) throws {
+    let padding = String(repeating: "x", count: length)
+    let long = #"{"subscriber": "long", "documents": ["\#(padding)"]}"#
+    let lines = [
+      #"{"subscriber": "a", "documents": []}"#, long, #"{"subscriber": "b", "documents": []}"#,
+    ]
+    let file = try EvaluateCommandTests.temporary("limits.jsonl", lines.joined(separator: "\n"))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run([
+      "evaluate", file, "--at", "2024-01-01", "--max-bytes", String(limit),
+    ])
+    #expect(run.status == 1)
+    let answers = try EvaluateCommandTests.lines(run.output)
+    #expect(answers.count == 3)
+    #expect(answers.map { $0["subscriber"] } == ["a", "long", "b"].map { .string($0) })
+    #expect(answers[1]["line"] == .number("2"))
+    #expect(
+      answers[1]["error"]
+        == .string(
+          "longer than \(limit) bytes, the most a line may hold (--max-bytes): not read"))
+  }
+
+  @Test func aFileOverTheLimitIsRefusedUnread() throws {
+    let file = try EvaluateCommandTests.temporary(
+      "receipt.json", #"{"status": 0, "receipt": {"in_app": []}}"#)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["explain", file, "--max-bytes", "10"])
+    #expect(run.status == 2)
+    #expect(
+      run.errors
+        == "\(file): cannot read: larger than 10 bytes, the most a file may hold (--max-bytes)\n")
+    #expect(EntitlementsTool.run(["explain", file, "--max-bytes", "100"]).status == 0)
+  }
+
+  /// An input with no end (`/dev/zero`) is refused at the limit, not read until memory runs
+  /// out.
+  @Test func anEndlessInputIsRefusedAtTheLimit() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/zero") else { return }
+    #expect(throws: FileSystem.Failure.self) {
+      try FileSystem.read("/dev/zero", limit: 1 << 20)
+    }
+    let run = EntitlementsTool.run(["explain", "/dev/zero", "--max-bytes", "1048576"])
+    #expect(run.status == 2)
+    #expect(run.errors.hasPrefix("/dev/zero: cannot read: larger than 1048576 bytes"))
+  }
+}
