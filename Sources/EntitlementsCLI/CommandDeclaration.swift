@@ -94,6 +94,10 @@ struct CommandDeclaration: Sendable {
   static let bundleID = Option("--bundle-id", "ID", "the bundleId payloads must carry")
   static let environment = Option(
     "--environment", "ENV", "Production, Sandbox, Xcode or LocalTesting")
+  static let policy = Option(
+    "--policy", "FILE",
+    "the policies (SPEC §4–§8): a JSON file of the scenario format's \"policy\" object "
+      + "(cancellation, minimumLapse, billingRetryLimit, …); default: the SPEC's")
 
   /// Every subcommand, in the order the tool's help lists them.
   static let all: [CommandDeclaration] = [
@@ -146,6 +150,7 @@ struct CommandDeclaration: Sendable {
           "--max-bytes", "N",
           "the most bytes a file may hold (default 268435456, 256 MiB): a larger one is "
             + "refused, not read"),
+        policy,
       ],
       epilogue: """
         Without --verify, JWS are decoded, not verified.
@@ -183,6 +188,7 @@ struct CommandDeclaration: Sendable {
           "--max-bytes", "N",
           "the most bytes a line may hold (default 268435456, 256 MiB): a longer line gets an "
             + "error line, its bytes dropped unread, and the stream goes on"),
+        policy,
       ],
       epilogue: """
         A progress line goes to standard error when it is a terminal.

@@ -16,10 +16,11 @@ public enum Command: Hashable, Sendable {
   /// every JWS is verified before it is read.
   case explain(
     files: [String], catalog: String?, at: Instant?, json: Bool, html: String?,
-    verify: VerifyOptions?, maxBytes: Int? = nil)
+    verify: VerifyOptions?, maxBytes: Int? = nil, policy: String? = nil)
   /// `entitlements evaluate`: `nil` or `-` reads standard input; `maxBytes` bounds a line.
   case evaluate(
-    input: String?, catalog: String?, at: Instant?, jobs: Int?, maxBytes: Int? = nil)
+    input: String?, catalog: String?, at: Instant?, jobs: Int?, maxBytes: Int? = nil,
+    policy: String? = nil)
   /// `entitlements timeline`: the file, the instant marked, the picture and its range.
   case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
   /// `entitlements verify`: the files, roots and expected claims.
@@ -183,7 +184,7 @@ public enum CommandLineArguments {
       guard operands.count <= 1 else { throw fail("evaluate reads one FILE, or standard input") }
       return .evaluate(
         input: operands.first, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
-        jobs: try jobs(), maxBytes: try maxBytes())
+        jobs: try jobs(), maxBytes: try maxBytes(), policy: try nonEmpty("--policy"))
     case "explain":
       guard !operands.isEmpty else { throw fail("explain needs a FILE") }
       let verifies = flag("--verify")
@@ -193,7 +194,8 @@ public enum CommandLineArguments {
       return .explain(
         files: operands, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
         json: flag("--json"), html: try nonEmpty("--html"),
-        verify: verifies ? try verifyOptions(values, declaration) : nil, maxBytes: try maxBytes())
+        verify: verifies ? try verifyOptions(values, declaration) : nil, maxBytes: try maxBytes(),
+        policy: try nonEmpty("--policy"))
     case "verify":
       guard !operands.isEmpty else { throw fail("verify needs a FILE") }
       var options = try verifyOptions(values, declaration)

@@ -66,7 +66,8 @@ public enum EntitlementsTool {
           title: "Scenario report", subtitle: subtitle(now: now), sections: sections)
         write(report.render(), to: html, &run)
       }
-    case .explain(let files, let catalog, let at, let json, let html, let verify, let maxBytes):
+    case .explain(
+      let files, let catalog, let at, let json, let html, let verify, let maxBytes, let policy):
       var verifier: AppStoreSignatureVerifier?
       if let verify {
         guard let made = VerifyCommand.verifier(verify, &run) else { return run }
@@ -74,7 +75,7 @@ public enum EntitlementsTool {
       }
       guard
         let explanation = explanation(
-          of: files, catalog: catalog, at: at ?? now, verifier: verifier,
+          of: files, catalog: catalog, policy: policy, at: at ?? now, verifier: verifier,
           maxBytes: maxBytes ?? FileSystem.defaultMaximumBytes, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
@@ -89,14 +90,15 @@ public enum EntitlementsTool {
           title: "Explanation", subtitle: subtitle(now: now), sections: [section])
         write(report.render(), to: html, &run)
       }
-    case .evaluate(let input, let catalog, let at, let jobs, let maxBytes):
+    case .evaluate(let input, let catalog, let at, let jobs, let maxBytes, let policy):
       // In memory, for tests and small inputs; the process streams (``stream(_:now:)``).
       var output: [UInt8] = []
       var errors: [UInt8] = []
       let stdin = StandardStreams.standardInput()
       run.status = evaluate(
-        input: input, catalog: catalog, at: at ?? now, jobs: jobs ?? 1, maxBytes: maxBytes,
-        standardInput: stdin, write: { output += $0 }, writeError: { errors += $0 },
+        input: input, catalog: catalog, policy: policy, at: at ?? now, jobs: jobs ?? 1,
+        maxBytes: maxBytes, standardInput: stdin, write: { output += $0 },
+        writeError: { errors += $0 },
         showsProgress: false)
       run.output = String(decoding: output, as: UTF8.self)
       run.errors = String(decoding: errors, as: UTF8.self)
@@ -121,9 +123,10 @@ public enum EntitlementsTool {
     switch command {
     case .check(let paths, let html):
       (outputs, inputs) = ([("--html", html)], paths)
-    case .explain(let files, let catalog, _, _, let html, let verify, _):
+    case .explain(let files, let catalog, _, _, let html, let verify, _, let policy):
       (outputs, inputs) = (
-        [("--html", html)], files + [catalog].compactMap { $0 } + (verify?.roots ?? [])
+        [("--html", html)],
+        files + [catalog, policy].compactMap { $0 } + (verify?.roots ?? [])
       )
     case .timeline(let file, _, let svg, _, _):
       (outputs, inputs) = ([("--svg", svg)], [file])
@@ -145,11 +148,11 @@ public enum EntitlementsTool {
   ///   - now: The instant used when `--at` is not given.
   /// - Returns: The exit status.
   public static func stream(_ arguments: [String], now: Instant = Instant(Date())) -> Int32 {
-    if case .evaluate(let input, let catalog, let at, let jobs, let maxBytes)? =
+    if case .evaluate(let input, let catalog, let at, let jobs, let maxBytes, let policy)? =
       try? CommandLineArguments.parse(arguments)
     {
       return evaluate(
-        input: input, catalog: catalog, at: at ?? now,
+        input: input, catalog: catalog, policy: policy, at: at ?? now,
         jobs: jobs ?? UsableCores.here(), maxBytes: maxBytes,
         standardInput: StandardStreams.standardInput(),
         standardInputWait: StandardStreams.standardInputWaiter(),
@@ -165,7 +168,8 @@ public enum EntitlementsTool {
   /// `evaluate`: the batch of subscribers from `input` (a file, or standard input for `nil`
   /// or `-`), each line's output written with `write`.
   static func evaluate(
-    input: String?, catalog: String?, at: Instant, jobs: Int, maxBytes: Int? = nil,
+    input: String?, catalog: String?, policy: String? = nil, at: Instant, jobs: Int,
+    maxBytes: Int? = nil,
     standardInput: @escaping BatchEvaluation.Read,
     standardInputWait: BatchEvaluation.Wait? = nil, write: ([UInt8]) -> Void,
     writeError: ([UInt8]) -> Void, showsProgress: Bool
@@ -179,6 +183,18 @@ public enum EntitlementsTool {
         return 2
       } catch {
         writeError(Array("\(catalog): cannot read: \(error.localizedDescription)\n".utf8))
+        return 2
+      }
+    }
+    var policies = Policy()
+    if let policy {
+      do {
+        policies = try Scenario.policy(json: try FileSystem.read(policy), file: policy)
+      } catch let error as ScenarioError {
+        writeError(Array("\(ControlCharacters.escaped(error.description))\n".utf8))
+        return 2
+      } catch {
+        writeError(Array("\(policy): cannot read: \(error.localizedDescription)\n".utf8))
         return 2
       }
     }
@@ -202,7 +218,8 @@ public enum EntitlementsTool {
       wait = standardInputWait
     }
     let started = DispatchTime.now().uptimeNanoseconds
-    var batch = BatchEvaluation(evaluator: Evaluator(catalog: products), at: at)
+    var batch = BatchEvaluation(
+      evaluator: Evaluator(catalog: products, policy: policies), at: at)
     if let maxBytes { batch.maxLineBytes = maxBytes }
     let failed: Int
     do {
@@ -327,13 +344,13 @@ public enum EntitlementsTool {
   /// Reads FILE as a scenario (it has `expect`), or every FILE as one subscriber's
   /// documents, evaluated with the catalog of `catalog` when given.
   static func explanation(
-    of files: [String], catalog: String?, at: Instant,
+    of files: [String], catalog: String?, policy: String? = nil, at: Instant,
     verifier: (any SignedPayloadVerifier)? = nil,
     maxBytes: Int = FileSystem.defaultMaximumBytes, _ run: inout Run
   ) -> Explanation? {
     // Mapped, not copied: Apple's documents are read where they lie (FileSystem.mapped).
     var contents: [(file: String, bytes: Data)] = []
-    for file in files + (catalog.map { [$0] } ?? []) {
+    for file in files + (catalog.map { [$0] } ?? []) + (policy.map { [$0] } ?? []) {
       do {
         contents.append((file, try FileSystem.mapped(file, limit: maxBytes)))
       } catch {
@@ -344,6 +361,11 @@ public enum EntitlementsTool {
     }
     do {
       if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
+        guard policy == nil else {
+          run.errors = "\(files[0]): --policy is for Apple's documents: a scenario has its own\n"
+          run.status = 2
+          return nil
+        }
         guard verifier == nil else {
           run.errors = "\(files[0]): --verify verifies Apple's documents, not scenario files\n"
           run.status = 2
@@ -356,7 +378,10 @@ public enum EntitlementsTool {
           catalog: scenario.catalog)
       }
       let products = try catalog.map { file throws(ScenarioError) in
-        try Scenario.catalog(json: Array(contents[contents.count - 1].bytes), file: file)
+        try Scenario.catalog(json: Array(contents[files.count].bytes), file: file)
+      }
+      let policies = try policy.map { file throws(ScenarioError) in
+        try Scenario.policy(json: Array(contents[contents.count - 1].bytes), file: file)
       }
       var record = SubscriberRecord()
       for (file, contents) in contents.prefix(files.count) {
@@ -383,7 +408,8 @@ public enum EntitlementsTool {
       // Built once: a history orders and copies every entry of the record.
       let history = record.history
       return Explanation(
-        evaluation: Evaluator(catalog: products ?? .empty).evaluate(history),
+        evaluation: Evaluator(catalog: products ?? .empty, policy: policies ?? Policy())
+          .evaluate(history),
         releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
         environment: history.environment, catalog: products ?? .empty)
     } catch {

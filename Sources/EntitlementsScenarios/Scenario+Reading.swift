@@ -185,7 +185,31 @@ extension Scenario {
 
   private static func policy(_ top: StrictObject) throws(ScenarioError) -> Policy {
     guard let value = top.value("policy") else { return Policy() }
-    let object = try StrictObject(value, path: "policy", file: top.file, allowed: policyKeys)
+    return try policy(value, path: "policy", file: top.file)
+  }
+
+  /// Reads the policies of a file holding the scenario format's `policy` object (for
+  /// `explain --policy` and `evaluate --policy`), as strictly as a scenario: an unknown or
+  /// repeated key, or a value no rule can use, is an error naming the file and the key.
+  ///
+  /// ```swift
+  /// try Scenario.policy(json: Array(#"{"cancellation": "endAtCancellation"}"#.utf8),
+  ///                     file: "policy.json").cancellation  // .endAtCancellation
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - json: The file's bytes: a policy object.
+  ///   - file: Its name, for errors.
+  /// - Returns: The policies, the SPEC's defaults where the file says nothing.
+  /// - Throws: ``ScenarioError`` naming the file, the key and the problem.
+  public static func policy(json: [UInt8], file: String) throws(ScenarioError) -> Policy {
+    try policy(try strictJSON(json, file: file), path: "", file: file)
+  }
+
+  private static func policy(_ value: JSONValue, path: String, file: String)
+    throws(ScenarioError) -> Policy
+  {
+    let object = try StrictObject(value, path: path, file: file, allowed: policyKeys)
     let defaults = Policy()
     var sandboxProfile = defaults.sandboxProfile
     if let profile = try object.string("sandboxProfile") {
@@ -221,7 +245,8 @@ extension Scenario {
     } catch let error as ScenarioError {
       throw error
     } catch {
-      throw object.fail("policy", "\(error)")
+      throw ScenarioError(
+        file: file, path: path.isEmpty ? "(top level)" : path, message: "\(error)")
     }
   }
 

@@ -209,9 +209,13 @@ struct CommandLineArgumentsTests {
         [
           "--catalog FILE", "--at INSTANT", "--json", "--html REPORT.html", "--verify",
           "--root DER", "--bundle-id ID", "--environment ENV", "--max-bytes N",
+          "--policy FILE",
         ]
       ),
-      ("evaluate", ["--at INSTANT", "--catalog FILE", "--jobs N", "--max-bytes N"]),
+      (
+        "evaluate",
+        ["--at INSTANT", "--catalog FILE", "--jobs N", "--max-bytes N", "--policy FILE"]
+      ),
       ("timeline", ["--svg OUT.svg", "--at INSTANT", "--from INSTANT", "--to INSTANT"]),
       (
         "verify", ["--root DER", "--bundle-id ID", "--environment ENV", "--at INSTANT", "--jobs N"]

@@ -690,3 +690,89 @@ struct OutputInputTests {
     #expect(run.errors == "\(folder.path): cannot read: is a folder, not a file\n")
   }
 }
+
+/// `--policy FILE` for `explain` and `evaluate`: the scenario format's `policy` object, so that
+/// Apple's documents are evaluated under the policies a scenario could set.
+@Suite("explain and evaluate --policy")
+struct PolicyOptionTests {
+  /// A month bought on Jan 1 and refunded on Jan 15: voided by default, ended at the refund
+  /// under endAtCancellation.
+  static let receipt = #"""
+    {"status": 0, "receipt": {"in_app": [{"product_id": "m", "transaction_id": "1",
+      "original_transaction_id": "1", "purchase_date_ms": "1483228800000",
+      "expires_date_ms": "1485907200000", "cancellation_date_ms": "1484438400000"}]}}
+    """#
+
+  static func file(_ name: String, _ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("policy-\(UUID().uuidString)-\(name)").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func explainEvaluatesUnderThePolicy() throws {
+    let receipt = try Self.file("receipt.json", Self.receipt)
+    let policy = try Self.file("policy.json", #"{"cancellation": "endAtCancellation"}"#)
+    defer {
+      try? FileManager.default.removeItem(atPath: receipt)
+      try? FileManager.default.removeItem(atPath: policy)
+    }
+    func state(_ extra: [String]) throws -> JSONValue? {
+      let run = EntitlementsTool.run(["explain", receipt, "--json", "--at", "2017-01-10"] + extra)
+      #expect(run.status == 0, "\(run.errors)")
+      return try JSONValue(parsing: Array(run.output.utf8))["entitlements"]?[0]?["status"]?[
+        "state"]
+    }
+    #expect(try state([]) == .string("revoked"))
+    #expect(try state(["--policy", policy]) == .string("active"))
+  }
+
+  @Test func evaluateEvaluatesUnderThePolicy() throws {
+    let line =
+      #"{"subscriber": "s", "documents": [\#(Self.receipt.replacingOccurrences(of: "\n", with: " "))]}"#
+    let input = try Self.file("lines.jsonl", line)
+    let policy = try Self.file("policy.json", #"{"cancellation": "endAtCancellation"}"#)
+    defer {
+      try? FileManager.default.removeItem(atPath: input)
+      try? FileManager.default.removeItem(atPath: policy)
+    }
+    let plain = EntitlementsTool.run(["evaluate", input, "--at", "2017-01-10"])
+    let policed = EntitlementsTool.run([
+      "evaluate", input, "--at", "2017-01-10", "--policy", policy,
+    ])
+    #expect(
+      try JSONValue(parsing: Array(plain.output.utf8))["entitlements"]?[0]?["state"]
+        == .string("revoked"))
+    #expect(
+      try JSONValue(parsing: Array(policed.output.utf8))["entitlements"]?[0]?["state"]
+        == .string("active"))
+  }
+
+  @Test func aBadPolicyNamesTheFileAndTheKey() throws {
+    let receipt = try Self.file("receipt.json", Self.receipt)
+    let policy = try Self.file("policy.json", #"{"cancelation": "endAtCancellation"}"#)
+    defer {
+      try? FileManager.default.removeItem(atPath: receipt)
+      try? FileManager.default.removeItem(atPath: policy)
+    }
+    let run = EntitlementsTool.run(["explain", receipt, "--policy", policy])
+    #expect(run.status == 2)
+    #expect(
+      run.errors.hasPrefix(#"\#(policy): cancelation: unknown key (did you mean "cancellation"?)"#),
+      "\(run.errors)")
+    let evaluate = EntitlementsTool.run(["evaluate", receipt, "--policy", policy])
+    #expect(evaluate.status == 2)
+    #expect(evaluate.errors.hasPrefix("\(policy): cancelation: unknown key"), "\(evaluate.errors)")
+  }
+
+  @Test func aScenarioKeepsItsOwnPolicy() throws {
+    let policy = try Self.file("policy.json", "{}")
+    defer { try? FileManager.default.removeItem(atPath: policy) }
+    let run = EntitlementsTool.run([
+      "explain", repositoryRoot.appendingPathComponent("Scenarios/free-trial-then-lapse.json").path,
+      "--policy", policy,
+    ])
+    #expect(run.status == 2)
+    #expect(run.errors.contains("--policy is for Apple's documents: a scenario has its own"))
+  }
+}
