@@ -1,3 +1,4 @@
+import Dispatch
 import Entitlements
 import EntitlementsScenarios
 
@@ -9,7 +10,7 @@ import EntitlementsScenarios
 
 /// `entitlements evaluate`: many subscribers, one JSON line each, evaluated on every core and
 /// written back in input order, one JSON line each: a Unix filter for batch jobs and
-/// distributed engines (Hadoop Streaming, Spark's `RDD.pipe`).
+/// distributed engines (Hadoop Streaming, a Spark task: `Tests/Distributed/spark_pipe.py`).
 ///
 /// Input line: `{"subscriber": "ID", "documents": [DOCUMENT, …]}`. Output line:
 ///
@@ -157,6 +158,11 @@ struct BatchEvaluation: Sendable {
   /// under the 100 ms a line's answer may take after it came.
   static let pauseMilliseconds: Int32 = 20
 
+  /// How long a whole line read from a stream may wait for more input before it is answered,
+  /// however steadily the input flows (a line every 10 ms never pauses 20 ms): its answer then
+  /// comes within this and the time to evaluate the batch.
+  static let lineWaitNanoseconds: UInt64 = 50_000_000
+
   /// The most bytes one read asks for.
   var readSize = 1 << 20
 
@@ -218,6 +224,9 @@ struct BatchEvaluation: Sendable {
       // Read until the batch holds a batch's worth of bytes and a newline (the last line of
       // the input may have none).
       var hasNewline = Self.newline(in: buffer[0..<filled]) != nil
+      // From a stream: when the first whole line of this batch was read.
+      var lineSince: UInt64? =
+        wait != nil && hasNewline ? DispatchTime.now().uptimeNanoseconds : nil
       while !finished, filled < batchBytes || !hasNewline {
         if !hasNewline, filled > maxLineBytes {
           // The one line the buffer holds is too long: refused, and dropped to its end.
@@ -227,12 +236,25 @@ struct BatchEvaluation: Sendable {
           hasNewline = Self.newline(in: buffer[0..<filled]) != nil
           continue
         }
-        if let wait, !wait(BatchEvaluation.pauseMilliseconds) {
-          if hasNewline {
-            paused = true
-            break
+        if let wait {
+          // A whole line waited long enough: answered now, whatever comes after it.
+          var timeout = BatchEvaluation.pauseMilliseconds
+          if let since = lineSince {
+            let waited = DispatchTime.now().uptimeNanoseconds - since
+            guard waited < BatchEvaluation.lineWaitNanoseconds else {
+              paused = true
+              break
+            }
+            let left = Int32((BatchEvaluation.lineWaitNanoseconds - waited) / 1_000_000)
+            timeout = min(timeout, max(left, 0))
           }
-          idle()
+          if !wait(timeout) {
+            if hasNewline {
+              paused = true
+              break
+            }
+            idle()
+          }
         }
         if filled == buffer.count { grow() }
         let start = filled
@@ -245,7 +267,10 @@ struct BatchEvaluation: Sendable {
           finished = true
         } else {
           filled += count
-          hasNewline = hasNewline || Self.newline(in: buffer[start..<filled]) != nil
+          if !hasNewline, Self.newline(in: buffer[start..<filled]) != nil {
+            hasNewline = true
+            if wait != nil { lineSince = DispatchTime.now().uptimeNanoseconds }
+          }
         }
       }
       if finished, filled == 0 {
@@ -337,8 +362,9 @@ struct BatchEvaluation: Sendable {
     /// before the error is reported (the unfinished last line is not a line); `nil` when
     /// there are none.
     mutating func completeLines() -> Batch? {
-      let batch = cut(includingUnfinished: false)
-      return batch.lines.isEmpty ? nil : batch
+      var batch = cut(includingUnfinished: false)
+      swap(&batch.refused, &refused)
+      return batch.lines.isEmpty && batch.refused.isEmpty ? nil : batch
     }
 
     /// The lines read so far as a batch, the unfinished last one too when asked; the bytes

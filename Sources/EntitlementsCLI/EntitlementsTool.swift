@@ -122,7 +122,11 @@ public enum EntitlementsTool {
     let inputs: [String]
     switch command {
     case .check(let paths, let html):
-      (outputs, inputs) = ([("--html", html)], paths)
+      // The scenario files a folder holds are inputs too (Scenarios/ by default).
+      let files = (paths.isEmpty ? ["Scenarios"] : paths).flatMap { path in
+        FileSystem.isDirectory(path) ? FileSystem.scenarioFiles(under: path) : [path]
+      }
+      (outputs, inputs) = ([("--html", html)], files)
     case .explain(let files, let catalog, _, _, let html, let verify, _, let policy):
       (outputs, inputs) = (
         [("--html", html)],
@@ -207,7 +211,7 @@ public enum EntitlementsTool {
         return 2
       }
       guard let file = FileHandle(forReadingAtPath: input) else {
-        writeError(Array("\(input): cannot read\n".utf8))
+        writeError(Array("\(input): cannot read: no such file, or not readable\n".utf8))
         return 2
       }
       read = StandardStreams.reader(of: file)
@@ -277,7 +281,8 @@ public enum EntitlementsTool {
     for file in files {
       let scenario: Scenario
       do {
-        scenario = try Scenario(json: FileSystem.read(file), file: file)
+        // A scenario file of any size (a pasted history of a real customer's notifications).
+        scenario = try Scenario(json: FileSystem.read(file, limit: 1 << 40), file: file)
       } catch let error as ScenarioError {
         run.output += "FAIL  \(ControlCharacters.escaped(error.description))\n"
         sections.append(HTMLReportSection(file: file, error: error.description))
@@ -285,7 +290,8 @@ public enum EntitlementsTool {
         unreadable = true
         continue
       } catch {
-        run.output += "FAIL  \(file): cannot read: \(error.localizedDescription)\n"
+        run.output +=
+          "FAIL  \(ControlCharacters.escaped(file)): cannot read: \(error.localizedDescription)\n"
         sections.append(
           HTMLReportSection(file: file, error: "cannot read: \(error.localizedDescription)"))
         failed += 1
@@ -360,7 +366,12 @@ public enum EntitlementsTool {
       }
     }
     do {
-      if files.count == 1, catalog == nil, Scenario.looksLikeScenario(contents[0].bytes) {
+      if files.count == 1, catalog == nil,
+        contents[0].bytes.withUnsafeBytes({
+          // In place: the mapped file is not copied to be looked at.
+          Scenario.looksLikeScenario($0.assumingMemoryBound(to: UInt8.self))
+        })
+      {
         guard policy == nil else {
           run.errors = "\(files[0]): --policy is for Apple's documents: a scenario has its own\n"
           run.status = 2
@@ -413,7 +424,7 @@ public enum EntitlementsTool {
         releases: [], at: at, readingDiagnostics: record.readingDiagnostics,
         environment: history.environment, catalog: products ?? .empty)
     } catch {
-      run.errors = "\(error)\n"
+      run.errors = ControlCharacters.escaped("\(error)") + "\n"
     }
     run.status = 2
     return nil

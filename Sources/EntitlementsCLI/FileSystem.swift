@@ -23,7 +23,7 @@ enum FileSystem {
     }
     var errorDescription: String? {
       if let limit {
-        return "larger than \(limit) bytes, the most a file may hold (--max-bytes)"
+        return "larger than \(limit) bytes, the most a file may hold"
       }
       return code == EISDIR ? "is a folder, not a file" : String(cString: strerror(code))
     }
@@ -101,6 +101,7 @@ enum FileSystem {
         }
       }
       if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
+      guard bytes.count <= limit else { throw Failure(code: EFBIG, limit: limit) }
       if bytes.count < capacity { return bytes }
       // Never more room than the limit and one byte: what fills it is refused.
       guard capacity <= limit else { throw Failure(code: EFBIG, limit: limit) }

@@ -29,6 +29,7 @@ package enum ControlCharacters {
     case 0x00...0x1F, 0x7F...0x9F: true
     case 0x2028, 0x2029: true  // line and paragraph separators
     case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional overrides and isolates
+    case 0x200E, 0x200F, 0x061C: true  // bidirectional marks
     default: false
     }
   }

@@ -286,7 +286,11 @@ extension Scenario {
   /// - Parameter bytes: The file's bytes: `[UInt8]`, `Data` or any collection of bytes.
   /// - Returns: Whether the bytes look like a scenario file.
   public static func looksLikeScenario(_ bytes: some Collection<UInt8>) -> Bool {
-    missingScenarioKeys(bytes)?.isEmpty == true
+    // Apple's documents have no key "expect": a search for it answers most files without
+    // walking their values.
+    let mentionsExpect =
+      bytes.withContiguousStorageIfAvailable { TopLevelKeys.mentionsExpect(in: $0) } ?? true
+    return mentionsExpect && missingScenarioKeys(bytes)?.isEmpty == true
   }
 
   /// Which of a scenario's top-level keys (`name`, `expect`) the bytes lack; `nil` when they

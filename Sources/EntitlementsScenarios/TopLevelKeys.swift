@@ -1,7 +1,33 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds whether a JSON object's top level has the keys `name` and `expect`, in one pass over
 /// its bytes with no parse and no copy (``Scenario/missingScenarioKeys(_:)``). Not a
 /// validator: bytes that are not JSON may pass here and fail when read.
 enum TopLevelKeys {
+  /// Whether `"expect"` occurs anywhere in the bytes: its rare `x` found with `memchr`, the
+  /// bytes around each compared.
+  static func mentionsExpect(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let needle = Array(#""expect""#.utf8)  // `x` at offset 2
+    var offset = 2
+    while offset + 6 <= bytes.count,
+      let found = memchr(base + offset, Int32(UInt8(ascii: "x")), bytes.count - offset)
+    {
+      let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      if index >= 2, index + 6 <= bytes.count,
+        UnsafeBufferPointer(rebasing: bytes[(index - 2)..<(index + 6)]).elementsEqual(needle)
+      {
+        return true
+      }
+      offset = index + 1
+    }
+    return false
+  }
+
   /// Whether `name` and `expect` are keys of the top-level object; `nil` when the bytes are
   /// not an object (after white space and a byte order mark).
   static func find(in bytes: UnsafeBufferPointer<UInt8>) -> (name: Bool, expect: Bool)? {

@@ -29,15 +29,26 @@ enum VerifyProcessBench {
       ).status == 0
     if !hasPeer { print("    peer left out: pip install app-store-server-library") }
     var times: [String: [Double]] = [:]
+    // What each said last ("N verified, M failed"): the figures count only runs that verified.
+    var summaries: [String: String] = [:]
+    let output = NSTemporaryDirectory() + "/entitlements-bench-verify-output-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    func lastLine() -> String {
+      ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        .split(separator: "\n").last.map(String.init) ?? "nothing"
+    }
     for _ in 0..<rounds {
       for jobs in [2, 1] {
-        let measure = WholeProcess.Tool.run(["verify", file, "--jobs", String(jobs)])
+        let measure = WholeProcess.Tool.run(
+          ["verify", file, "--jobs", String(jobs)], output: output)
         times["jobs \(jobs)", default: []].append(measure.seconds)
+        summaries["jobs \(jobs)"] = lastLine()
       }
       if hasPeer {
         let measure = WholeProcess.spawn(
-          ["/usr/bin/env", "python3", peerScript, file], output: "/dev/null")
+          ["/usr/bin/env", "python3", peerScript, file], output: output)
         times["peer", default: []].append(measure.seconds)
+        summaries["peer"] = lastLine()
       }
     }
     let peer = times["peer"].map(median)
@@ -49,7 +60,7 @@ enum VerifyProcessBench {
         "    " + label.padding(toLength: 36, withPad: " ", startingAt: 0)
         + String(format: " %7.2f s  %7.0f notifications/s", seconds, 3000 / seconds)
       if let peer, name != "peer" { line += String(format: "  %5.1fx the peer", peer / seconds) }
-      print(line)
+      print(line + "  (" + (summaries[name] ?? "") + ")")
     }
     return times.count
   }

@@ -38,23 +38,41 @@ def evaluate_partition(tool_name, catalog_name, at):
         command = [tool, "evaluate", "--jobs", "1", "--at", at]
         if catalog_name:
             command += ["--catalog", SparkFiles.get(catalog_name)]
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        failure = []
 
         def feed():
             try:
                 for line in lines:
                     process.stdin.write(line.encode("utf-8") + b"\n")
+            except BaseException as error:  # the partition's lines could not all be given
+                failure.append(error)
+                process.kill()
             finally:
-                process.stdin.close()
+                try:
+                    process.stdin.close()
+                except OSError:
+                    pass
 
-        writer = threading.Thread(target=feed)
+        writer = threading.Thread(target=feed, daemon=True)
         writer.start()
-        for answer in process.stdout:
-            yield answer.decode("utf-8").rstrip("\n")
+        try:
+            for answer in process.stdout:
+                yield answer.decode("utf-8").rstrip("\n")
+        finally:
+            if process.poll() is None and writer.is_alive():
+                process.kill()  # the task was stopped before its answers were all read
         writer.join()
+        errors = process.stderr.read().decode("utf-8", "replace")
         status = process.wait()
-        if status >= 2:
-            raise RuntimeError(f"entitlements evaluate exited with status {status}")
+        # 0: every line answered; 1: some lines are error lines, kept. Anything else (2: the
+        # input or the catalog unreadable; a signal: the tool crashed) fails the task. A tool
+        # that stopped early also breaks the pipe its lines were written to: its status says why.
+        if status not in (0, 1):
+            raise RuntimeError(f"entitlements evaluate exited with status {status}: {errors[-2000:]}")
+        if failure:
+            raise RuntimeError("the partition's lines could not be given to the tool") from failure[0]
 
     return run
 

@@ -617,6 +617,16 @@ struct ControlCharacterOutputTests {
     #expect(lines.filter { $0.hasPrefix("PASS") }.isEmpty)
   }
 
+  /// An error about a scenario's key, on standard error, is escaped too.
+  @Test func explainEscapesAScenarioError() throws {
+    let file = try Self.file(#"{"name": "n", "expect": [], "k\u001b[2K": 1}"#)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["explain", file])
+    #expect(run.status == 2)
+    #expect(!run.errors.contains("\u{1B}"))
+    #expect(run.errors.contains("k\\u001b[2K: unknown key"), "\(run.errors)")
+  }
+
   @Test func explainEscapesAProductID() throws {
     let file = try Self.file(
       #"""
@@ -676,6 +686,22 @@ struct OutputInputTests {
     #expect(run.errors.contains("would overwrite an input of the command"), "\(run.errors)")
     #expect(try String(contentsOfFile: input, encoding: .utf8) == scenario)
     #expect(try String(contentsOfFile: catalog, encoding: .utf8) == "[]")
+  }
+
+  /// `check` writing its report over a scenario of the folder it runs.
+  @Test func aReportOverAScenarioOfAFolderIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("overwrite-folder-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scenario = folder.appendingPathComponent("s.json").path
+    let text = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Scenarios/free-trial-then-lapse.json"),
+      encoding: .utf8)
+    try text.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let run = EntitlementsTool.run(["check", folder.path, "--html", scenario])
+    #expect(run.status == 64)
+    #expect(try String(contentsOfFile: scenario, encoding: .utf8) == text)
   }
 
   @Test func aFolderGivenAsACatalogSaysSo() throws {

@@ -202,7 +202,9 @@ struct EvaluateCommandTests {
   @Test func unreadableInputOrCatalogExitsWithTwo() throws {
     let missing = EntitlementsTool.run(["evaluate", "/nonexistent/subscribers.jsonl"])
     #expect(missing.status == 2)
-    #expect(missing.errors == "/nonexistent/subscribers.jsonl: cannot read\n")
+    #expect(
+      missing.errors
+        == "/nonexistent/subscribers.jsonl: cannot read: no such file, or not readable\n")
     let catalog = try Self.temporary("products.json", #"{"products": [{"id": 1}]}"#)
     defer { try? FileManager.default.removeItem(atPath: catalog) }
     let file = try Self.temporary("subscribers.jsonl", Self.line(0))
@@ -563,6 +565,43 @@ struct InputLimitTests {
           "longer than \(limit) bytes, the most a line may hold (--max-bytes): not read"))
   }
 
+  /// Lines longer than the limit and than many reads, first, in the middle and last without
+  /// a newline, each dropped a read at a time (never held whole): an error line each, in
+  /// input order, the short lines around them answered, with small reads and batches.
+  @Test(arguments: [(16, 64), (64, 256), (7, 1 << 20)])
+  func longLinesAreDroppedAReadAtATime(readSize: Int, batchBytes: Int) throws {
+    let padding = String(repeating: "x", count: 3000)
+    func long(_ name: String) -> String {
+      #"{"subscriber": "\#(name)", "documents": ["\#(padding)"]}"#
+    }
+    let lines = [
+      long("first"), EvaluateCommandTests.line(1), long("middle"), EvaluateCommandTests.line(2),
+      long("last"),
+    ]
+    let input = Array(lines.joined(separator: "\n").utf8)
+    var evaluation = BatchEvaluation(
+      evaluator: Evaluator(catalog: .empty), at: Instant(millisecondsSince1970: 1_750_000_000_000))
+    evaluation.readSize = readSize
+    evaluation.batchBytes = batchBytes
+    evaluation.maxLineBytes = 800
+    var written: [UInt8] = []
+    let failed = try evaluation.run(
+      jobs: 2, read: EvaluateCommandTests.reader(of: input, chunk: readSize),
+      write: { written += $0 })
+    #expect(failed == 3)
+    let answers = try EvaluateCommandTests.lines(String(decoding: written, as: UTF8.self))
+    #expect(
+      answers.map { $0["subscriber"] }
+        == ["first", "s1", "middle", "s2", "last"].map { .string($0) })
+    #expect(
+      answers.map { $0["line"] } == [.number("1"), nil, .number("3"), nil, .number("5")])
+    #expect(
+      answers.filter { $0["error"] != nil }.allSatisfy {
+        $0["error"]
+          == .string("longer than 800 bytes, the most a line may hold (--max-bytes): not read")
+      })
+  }
+
   @Test func aFileOverTheLimitIsRefusedUnread() throws {
     let file = try EvaluateCommandTests.temporary(
       "receipt.json", #"{"status": 0, "receipt": {"in_app": []}}"#)
@@ -571,7 +610,7 @@ struct InputLimitTests {
     #expect(run.status == 2)
     #expect(
       run.errors
-        == "\(file): cannot read: larger than 10 bytes, the most a file may hold (--max-bytes)\n")
+        == "\(file): cannot read: larger than 10 bytes, the most a file may hold\n")
     #expect(EntitlementsTool.run(["explain", file, "--max-bytes", "100"]).status == 0)
   }
 
