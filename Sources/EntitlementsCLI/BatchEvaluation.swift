@@ -113,9 +113,10 @@ struct BatchEvaluation: Sendable {
       writer.beginObject()
       writer.key("entitlement")
       writer.string(entitlement.id.rawValue)
+      let status = entitlement.status(at: at)
       Explanation.writeMembers(
-        of: entitlement.status(at: at), nextChangeAt: entitlement.nextChange(after: at)?.at,
-        to: &writer)
+        of: status, nextChangeAt: entitlement.nextChange(after: at)?.at,
+        revokedEntry: Explanation.revokedEntry(of: status, in: entitlement), to: &writer)
       writer.endObject()
     }
     writer.endArray()

@@ -156,7 +156,9 @@ extension Explanation {
     }
     writer.endArray()
     writer.key("status")
-    Self.write(status, nextChangeAt: entitlement.nextChange(after: at)?.at, to: &writer)
+    Self.write(
+      status, nextChangeAt: entitlement.nextChange(after: at)?.at,
+      revokedEntry: Self.revokedEntry(of: status, in: entitlement), to: &writer)
     writer.key("unsubscribeDetectedAt")
     writer.instant(entitlement.unsubscribeDetectedAt)
     writer.key("windows")
@@ -181,19 +183,33 @@ extension Explanation {
 
   /// The documented `status` object of an entitlement.
   package static func write(
-    _ status: EntitlementStatus, nextChangeAt: Instant?, to writer: inout JSONWriter
+    _ status: EntitlementStatus, nextChangeAt: Instant?, revokedEntry: ReceiptEntry? = nil,
+    to writer: inout JSONWriter
   ) {
     writer.beginObject()
-    writeMembers(of: status, nextChangeAt: nextChangeAt, to: &writer)
+    writeMembers(
+      of: status, nextChangeAt: nextChangeAt, revokedEntry: revokedEntry, to: &writer)
     writer.endObject()
+  }
+
+  /// The entry a revoked status names, for its revocation's type and percentage; `nil` for
+  /// any other status.
+  package static func revokedEntry(
+    of status: EntitlementStatus, in entitlement: EntitlementEvaluation
+  ) -> ReceiptEntry? {
+    guard case .revoked(let transaction, _, _) = status else { return nil }
+    return entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
   }
 
   /// The members of the documented `status` object, in an object the caller opened: the
   /// `evaluate` command writes them beside the entitlement's id. `nextChangeAt` is the
   /// instant of the entitlement's next status change (`null` when none).
   package static func writeMembers(
-    of status: EntitlementStatus, nextChangeAt: Instant?, to writer: inout JSONWriter
+    of status: EntitlementStatus, nextChangeAt: Instant?, revokedEntry: ReceiptEntry? = nil,
+    to writer: inout JSONWriter
   ) {
+    var revoked: (transaction: TransactionID, at: Instant)?
+    if case .revoked(let transaction, let at, _) = status { revoked = (transaction, at) }
     var active: ActiveStatus?
     if case .active(let details) = status { active = details }
     var expiredAt: Instant?
@@ -226,10 +242,21 @@ extension Explanation {
     writer.string(status.reason?.rawValue)
     writer.key("retryEndsAt")
     writer.instant(status.retryEndsAt)
+    // A revocation: its entry's revocationPercentage and revocationType, and its instant.
+    writer.key("revocationPercentage")
+    if let percentage = revokedEntry?.revocationPercentage {
+      writer.integer(percentage)
+    } else {
+      writer.null()
+    }
+    writer.key("revocationType")
+    writer.string(revoked == nil ? nil : revokedEntry?.rawRevocationType)
+    writer.key("revokedAt")
+    writer.instant(revoked?.at)
     writer.key("state")
     writer.string(status.state.rawValue)
     writer.key("transactionId")
-    writer.string(active?.transactionID.rawValue)
+    writer.string(active?.transactionID.rawValue ?? revoked?.transaction.rawValue)
     writer.key("willRenew")
     if let willRenew = status.willRenew { writer.bool(willRenew) } else { writer.null() }
   }

@@ -59,8 +59,8 @@ struct EntitlementsToolTests {
     #expect(
       status.keys.sorted() == [
         "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextChangeAt",
-        "nextProductId", "productId", "reason", "retryEndsAt", "state", "transactionId",
-        "willRenew",
+        "nextProductId", "productId", "reason", "retryEndsAt", "revocationPercentage",
+        "revocationType", "revokedAt", "state", "transactionId", "willRenew",
       ])
     #expect(status["commitment"] == .null)
     // In the lapse of May 10, the next change is the resubscription of June 17.
@@ -178,6 +178,28 @@ struct EntitlementsToolTests {
     ])
     #expect(run.status == 0, "\(run.errors)")
     #expect(run.output.contains("  status: \(status)"), "\(run.output)")
+  }
+
+  /// `explain --json` and `evaluate` name what a revoked status revoked: the transaction, the
+  /// instant, Apple's revocationType and revocationPercentage (keys added to `status`).
+  @Test(
+    arguments: [
+      ("prorated-refund-ends-access-at-revocation", "REFUND_PRORATED", 67742),
+      ("full-refund-voids-by-default", "REFUND_FULL", 100000),
+      ("family-revoke-ends-access-at-revocation", "FAMILY_REVOKE", nil),
+    ] as [(String, String, Int?)])
+  func revokedStatusNamesTheRevocation(scenario: String, type: String, percentage: Int?) throws {
+    let run = EntitlementsTool.run([
+      "explain", path("Scenarios/\(scenario).json"), "--json", "--at", "2026-01-20",
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    let status = try JSONValue(parsing: Array(run.output.utf8))["entitlements"]?[0]?["status"]
+    #expect(status?["state"] == .string("revoked"))
+    #expect(status?["transactionId"] == .string("2000000100000002"))
+    // Each scenario's renewal is revoked on January 11.
+    #expect(status?["revokedAt"] == .string("2026-01-11T00:00:00Z"))
+    #expect(status?["revocationType"] == .string(type))
+    #expect(status?["revocationPercentage"] == (percentage.map { .number(String($0)) } ?? .null))
   }
 
   struct TimelineRangeCase: CustomTestStringConvertible, Sendable {
