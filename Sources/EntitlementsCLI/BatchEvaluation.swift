@@ -18,7 +18,8 @@ import EntitlementsScenarios
 /// {"diagnostics": 0, "entitlements": [{"entitlement": "premium", "commitment": null,
 ///   "entitled": true, "expiredAt": null, "expiresAt": "2025-07-15T10:00:00Z",
 ///   "gracePeriodEndsAt": null, "nextChangeAt": "2025-07-15T10:00:00Z", "nextProductId": null,
-///   "productId": "com.example.monthly", "reason": null,
+///   "productId": "com.example.monthly", "reason": null, "revocationPercentage": null,
+///   "revocationType": null, "revokedAt": null, "revokedTransactionId": null,
 ///   "retryEndsAt": null, "state": "active", "transactionId": "2000000123456789",
 ///   "willRenew": true}], "subscriber": "ID"}
 /// ```
@@ -235,22 +236,28 @@ struct BatchEvaluation: Sendable {
           refused.append((lineNumber, Self.subscriber(in: buffer[0..<min(filled, 4096)])))
           try skipLine(read)
           hasNewline = Self.newline(in: buffer[0..<filled]) != nil
+          // The refused line's answer waits as a whole line's does.
+          if wait != nil, lineSince == nil { lineSince = DispatchTime.now().uptimeNanoseconds }
           continue
         }
+        // Answers are owed: whole lines read, or a refused line's error.
+        let owed = hasNewline || !refused.isEmpty
         if let wait {
           // A whole line waited long enough: answered now, whatever comes after it.
           var timeout = BatchEvaluation.pauseMilliseconds
           if let since = lineSince {
             let waited = DispatchTime.now().uptimeNanoseconds - since
             guard waited < BatchEvaluation.lineWaitNanoseconds else {
-              paused = true
+              // A trickle: its few lines answered now. Input that merely flows slower than a
+              // batch a read (a megabyte or more in the wait) keeps the pipeline instead.
+              paused = filled < batchBytes / 8
               break
             }
             let left = Int32((BatchEvaluation.lineWaitNanoseconds - waited) / 1_000_000)
             timeout = min(timeout, max(left, 0))
           }
           if !wait(timeout) {
-            if hasNewline {
+            if owed {
               paused = true
               break
             }

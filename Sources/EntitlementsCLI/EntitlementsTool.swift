@@ -122,6 +122,7 @@ public enum EntitlementsTool {
     let inputs: [String]
     switch command {
     case .check(let paths, let html):
+      guard html != nil else { return nil }
       // The scenario files a folder holds are inputs too (Scenarios/ by default).
       let files = (paths.isEmpty ? ["Scenarios"] : paths).flatMap { path in
         FileSystem.isDirectory(path) ? FileSystem.scenarioFiles(under: path) : [path]

@@ -105,7 +105,7 @@ enum FileSystem {
       if bytes.count < capacity { return bytes }
       // Never more room than the limit and one byte: what fills it is refused.
       guard capacity <= limit else { throw Failure(code: EFBIG, limit: limit) }
-      capacity = min(capacity * 2, limit + 1)
+      capacity = min(capacity * 2, limit < Int.max ? limit + 1 : Int.max)
     }
   }
 

@@ -253,10 +253,12 @@ extension Explanation {
     writer.string(revoked == nil ? nil : revokedEntry?.rawRevocationType)
     writer.key("revokedAt")
     writer.instant(revoked?.at)
+    writer.key("revokedTransactionId")
+    writer.string(revoked?.transaction.rawValue)
     writer.key("state")
     writer.string(status.state.rawValue)
     writer.key("transactionId")
-    writer.string(active?.transactionID.rawValue ?? revoked?.transaction.rawValue)
+    writer.string(active?.transactionID.rawValue)
     writer.key("willRenew")
     if let willRenew = status.willRenew { writer.bool(willRenew) } else { writer.null() }
   }

@@ -29,8 +29,8 @@ import Entitlements
 ///                   "expiredAt": "…", "retryEndsAt": null, "gracePeriodEndsAt": null,
 ///                   "reason": "voluntary", "willRenew": null, "productId": null,
 ///                   "nextProductId": null, "transactionId": null, "commitment": null,
-///                   "nextChangeAt": null, "revokedAt": null, "revocationType": null,
-///                   "revocationPercentage": null },
+///                   "nextChangeAt": null, "revokedAt": null, "revokedTransactionId": null,
+///                   "revocationType": null, "revocationPercentage": null },
 ///       "readable": [ { "id": "2017-02", "date": "…", "reason": "unlockedAtStart",
 ///                       "because": "…" } ] } ],
 ///   "purchaseEvents": [ { "transactionId": "…", "productId": "…", "purchaseDate": "…" } ],
@@ -45,10 +45,10 @@ import Entitlements
 /// nothing will change without a new document: when to look again. `status.commitment` is
 /// `null` outside a commitment, else `{"billingPeriod", "totalBillingPeriods", "endsAt",
 /// "willRenew", "renewsInto"}` (``ActiveStatus/Commitment``). A `revoked` status names what
-/// was revoked: `transactionId` (the latest purchase, refunded or revoked), `revokedAt`, and
-/// that entry's `revocationType` and `revocationPercentage` (thousandths of a percent) when
-/// Apple sent them; in any other state they are `null`, and `transactionId` is the active
-/// entry's.
+/// was revoked: `revokedTransactionId` (the latest purchase, refunded or revoked),
+/// `revokedAt`, and that entry's `revocationType` and `revocationPercentage` (thousandths of a
+/// percent) when Apple sent them; `null` in any other state. `transactionId` stays the active
+/// entry's, `null` otherwise.
 public struct Explanation: Sendable {
   /// The evaluation explained.
   public var evaluation: Evaluation

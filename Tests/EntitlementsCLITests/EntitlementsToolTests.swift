@@ -60,7 +60,8 @@ struct EntitlementsToolTests {
       status.keys.sorted() == [
         "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextChangeAt",
         "nextProductId", "productId", "reason", "retryEndsAt", "revocationPercentage",
-        "revocationType", "revokedAt", "state", "transactionId", "willRenew",
+        "revocationType", "revokedAt", "revokedTransactionId", "state", "transactionId",
+        "willRenew",
       ])
     #expect(status["commitment"] == .null)
     // In the lapse of May 10, the next change is the resubscription of June 17.
@@ -195,11 +196,33 @@ struct EntitlementsToolTests {
     #expect(run.status == 0, "\(run.errors)")
     let status = try JSONValue(parsing: Array(run.output.utf8))["entitlements"]?[0]?["status"]
     #expect(status?["state"] == .string("revoked"))
-    #expect(status?["transactionId"] == .string("2000000100000002"))
+    #expect(status?["revokedTransactionId"] == .string("2000000100000002"))
+    #expect(status?["transactionId"] == .null)
     // Each scenario's renewal is revoked on January 11.
     #expect(status?["revokedAt"] == .string("2026-01-11T00:00:00Z"))
     #expect(status?["revocationType"] == .string(type))
     #expect(status?["revocationPercentage"] == (percentage.map { .number(String($0)) } ?? .null))
+  }
+
+  /// `evaluate` gives the same revocation keys, from the scenario's documents on one line.
+  @Test func evaluateNamesTheRevocationToo() throws {
+    let scenario = try Data(
+      contentsOf: repositoryRoot.appendingPathComponent(
+        "Scenarios/prorated-refund-ends-access-at-revocation.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: scenario) as? [String: Any])
+    let documents = try JSONSerialization.data(withJSONObject: object["documents"] ?? [])
+    let line = #"{"subscriber": "s", "documents": \#(String(decoding: documents, as: UTF8.self))}"#
+    let file = try EvaluateCommandTests.temporary("revoked.jsonl", line)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let run = EntitlementsTool.run(["evaluate", file, "--at", "2026-01-20"])
+    #expect(run.status == 0, "\(run.errors)\(run.output)")
+    let status = try JSONValue(parsing: Array(run.output.utf8))["entitlements"]?[0]
+    #expect(status?["state"] == .string("revoked"))
+    #expect(status?["revokedTransactionId"] == .string("2000000100000002"))
+    #expect(status?["revokedAt"] == .string("2026-01-11T00:00:00Z"))
+    #expect(status?["revocationType"] == .string("REFUND_PRORATED"))
+    #expect(status?["revocationPercentage"] == .number("67742"))
+    #expect(status?["transactionId"] == .null)
   }
 
   struct TimelineRangeCase: CustomTestStringConvertible, Sendable {

@@ -614,6 +614,22 @@ struct InputLimitTests {
     #expect(EntitlementsTool.run(["explain", file, "--max-bytes", "100"]).status == 0)
   }
 
+  /// A pipe past a small limit is refused too (its size is not known before it is read).
+  @Test func aPipePastTheLimitIsRefused() throws {
+    let fifo = FileManager.default.temporaryDirectory
+      .appendingPathComponent("limit-\(UUID().uuidString).fifo").path
+    guard mkfifo(fifo, 0o600) == 0 else { return }
+    defer { try? FileManager.default.removeItem(atPath: fifo) }
+    let writer = Thread {
+      if let handle = FileHandle(forWritingAtPath: fifo) {
+        handle.write(Data(repeating: UInt8(ascii: "x"), count: 100))
+        try? handle.close()
+      }
+    }
+    writer.start()
+    #expect(throws: FileSystem.Failure.self) { try FileSystem.read(fifo, limit: 10) }
+  }
+
   /// An input with no end (`/dev/zero`) is refused at the limit, not read until memory runs
   /// out.
   @Test func anEndlessInputIsRefusedAtTheLimit() throws {

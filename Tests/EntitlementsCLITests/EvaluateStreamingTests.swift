@@ -22,6 +22,59 @@ struct EvaluateStreamingTests {
     Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
+  /// A steady trickle, a line every 10 ms, never pausing 20 ms: each line is still answered
+  /// within about 50 ms and the evaluation, not when a batch fills or the input ends.
+  @Test func aSteadyTrickleIsAnsweredAsItComes() throws {
+    let executable = try #require(EndToEndTests.executable, "build the entitlements product first")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["evaluate", "--at", "1800000000000", "--jobs", "2"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let lines = (0..<60).map { EvaluateCommandTests.line($0) + "\n" }
+    let answered = Arrivals()
+    let reading = DispatchSemaphore(value: 0)
+    let started = DispatchTime.now().uptimeNanoseconds
+    let count = lines.count
+    let reader = Thread {
+      var pending: [UInt8] = []
+      let handle = output.fileHandleForReading
+      while answered.values.count < count {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        pending += chunk
+        while let newline = pending.firstIndex(of: 0x0A) {
+          answered.append(Self.seconds(since: started))
+          pending.removeSubrange(...newline)
+        }
+      }
+      reading.signal()
+    }
+    reader.start()
+    var written: [Double] = []
+    for line in lines {
+      written.append(Self.seconds(since: started))
+      input.fileHandleForWriting.write(Data(line.utf8))
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    let before = answered.values.count
+    try input.fileHandleForWriting.close()
+    reading.wait()
+    process.waitUntilExit()
+    // Most answers came while lines were still coming (the last ones within the cap after).
+    #expect(
+      before >= lines.count / 2, "answered \(before) of \(lines.count) before the input ended")
+    let latencies = zip(answered.values, written).map { ($0 - $1) * 1000 }.sorted()
+    #expect(
+      latencies[latencies.count / 2] < 100, "median \(Int(latencies[latencies.count / 2])) ms")
+    print(
+      "evaluate answered a 10 ms trickle: median \(Int(latencies[latencies.count / 2])) ms, max \(Int(latencies.last ?? 0)) ms"
+    )
+  }
+
   @Test func eachLineIsAnsweredBeforeTheNextComes() throws {
     let executable = try #require(EndToEndTests.executable, "build the entitlements product first")
     let process = Process()
