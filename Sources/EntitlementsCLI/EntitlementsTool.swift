@@ -179,30 +179,27 @@ public enum EntitlementsTool {
     standardInputWait: BatchEvaluation.Wait? = nil, write: ([UInt8]) -> Void,
     writeError: ([UInt8]) -> Void, showsProgress: Bool
   ) -> Int32 {
-    var products = ProductCatalog.empty
-    if let catalog {
+    var unreadable = false
+    /// A configuration file read by `parse`; `nil` when none is given, or when it cannot be
+    /// read, its error then written (the file named, escaped).
+    func configuration<Value>(
+      _ file: String?, _ parse: ([UInt8], String) throws(ScenarioError) -> Value
+    ) -> Value? {
+      guard let file else { return nil }
       do {
-        products = try Scenario.catalog(json: try FileSystem.read(catalog), file: catalog)
+        return try parse(try FileSystem.read(file), file)
       } catch let error as ScenarioError {
         writeError(Array("\(ControlCharacters.escaped(error.description))\n".utf8))
-        return 2
       } catch {
-        writeError(Array("\(catalog): cannot read: \(error.localizedDescription)\n".utf8))
-        return 2
+        let name = ControlCharacters.escaped(file)
+        writeError(Array("\(name): cannot read: \(error.localizedDescription)\n".utf8))
       }
+      unreadable = true
+      return nil
     }
-    var policies = Policy()
-    if let policy {
-      do {
-        policies = try Scenario.policy(json: try FileSystem.read(policy), file: policy)
-      } catch let error as ScenarioError {
-        writeError(Array("\(ControlCharacters.escaped(error.description))\n".utf8))
-        return 2
-      } catch {
-        writeError(Array("\(policy): cannot read: \(error.localizedDescription)\n".utf8))
-        return 2
-      }
-    }
+    let products = configuration(catalog, Scenario.catalog(json:file:))
+    let policies = configuration(policy, Scenario.policy(json:file:))
+    guard !unreadable else { return 2 }
     let read: BatchEvaluation.Read
     // Standard input may be a pipe that pauses: the lines read so far are then answered.
     var wait: BatchEvaluation.Wait?
@@ -224,7 +221,7 @@ public enum EntitlementsTool {
     }
     let started = DispatchTime.now().uptimeNanoseconds
     var batch = BatchEvaluation(
-      evaluator: Evaluator(catalog: products, policy: policies), at: at)
+      evaluator: Evaluator(catalog: products ?? .empty, policy: policies ?? Policy()), at: at)
     if let maxBytes { batch.maxLineBytes = maxBytes }
     let failed: Int
     do {

@@ -9,15 +9,10 @@ import Testing
 @Suite("README: from Apple's bytes to an answer")
 struct ReadmeFirstScreenTests {
   @Test func theFirstScreenAnswers() throws {
-    let verifier = AppStoreSignatureVerifier(
-      trustedRoots: [try GeneratedChainTests.root("root")],  // the README: Apple's, by default
-      bundleId: "com.example.app", environment: .production, appAppleId: 1234)
-    let evaluator = Evaluator(
-      catalog: ProductCatalog([
-        CatalogProduct(
-          id: "com.example.monthly", type: .autoRenewable, duration: CalendarPeriod(1, .month),
-          entitlement: "premium")
-      ]))
+    // The README's verifier and catalog, as Getting Started sets them up (its verifier
+    // trusting the generated root where the README's trusts Apple's).
+    let service = try GettingStartedTests.makeService()
+    let (verifier, evaluator) = (service.verifier, service.evaluator)
     let body = GettingStartedTests.body(try GettingStartedTests.signedPayload())
     let storedBodies = [body]  // received before: the same notification again
     let now = try Instant(parsing: "2025-10-15T09:30:00Z")
