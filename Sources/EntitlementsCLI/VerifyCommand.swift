@@ -201,8 +201,7 @@ enum VerifyCommand {
   /// base64url of `{"`). Every other non-blank line is given too, to be reported as what it
   /// is: not a JWS. A UTF-8 byte order mark is skipped.
   static func signedStrings(in bytes: [UInt8]) -> [(path: String, jws: String)]? {
-    var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    let start = JSONFile.withoutByteOrderMark(bytes).startIndex
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C
     }

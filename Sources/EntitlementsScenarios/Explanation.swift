@@ -118,10 +118,7 @@ public struct Explanation: Sendable {
       lines.append("  products: \(productNames(of: entitlement))")
       let status = entitlement.status(at: at)
       // A revocation says its type and percentage, from the entry revoked.
-      var revoked: ReceiptEntry?
-      if case .revoked(let transaction, _, _) = status {
-        revoked = entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
-      }
+      let revoked = Self.revokedEntry(of: status, in: entitlement)
       lines.append("  status: \(Self.describe(status, revoked: revoked))")
       if let next = entitlement.nextChange(after: at) {
         lines.append("  next change: \(next.at), \(Self.step(next))")

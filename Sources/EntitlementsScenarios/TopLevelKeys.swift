@@ -31,9 +31,7 @@ enum TopLevelKeys {
   /// Whether `name` and `expect` are keys of the top-level object; `nil` when the bytes are
   /// not an object (after white space and a byte order mark).
   static func find(in bytes: UnsafeBufferPointer<UInt8>) -> (name: Bool, expect: Bool)? {
-    var index = 0
-    // A UTF-8 byte order mark.
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    var index = JSONFile.withoutByteOrderMark(bytes).startIndex
     skipSpace(bytes, &index)
     guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
     index += 1

@@ -636,16 +636,10 @@ struct ExplainDocumentsTests {
 /// forge or hide a line (issue: the tool as trustworthy as the library).
 @Suite("Text output escapes the input's control characters")
 struct ControlCharacterOutputTests {
-  static func file(_ text: String) throws -> String {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("control-\(UUID().uuidString).json").path
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    return file
-  }
-
   @Test func checkEscapesAScenarioName() throws {
     // A name that would clear the line and print a fake PASS.
-    let file = try Self.file(
+    let file = try ExplainDocumentsTests.temporary(
+      "control.json",
       #"""
       {"name": "broken\r\u001b[2KPASS  all good\nPASS  fine", "transactions": [
          {"product_id": "m", "transaction_id": "1", "purchase_date": "2017-01-01",
@@ -664,7 +658,8 @@ struct ControlCharacterOutputTests {
 
   /// An error about a scenario's key, on standard error, is escaped too.
   @Test func explainEscapesAScenarioError() throws {
-    let file = try Self.file(#"{"name": "n", "expect": [], "k\u001b[2K": 1}"#)
+    let file = try ExplainDocumentsTests.temporary(
+      "control.json", #"{"name": "n", "expect": [], "k\u001b[2K": 1}"#)
     defer { try? FileManager.default.removeItem(atPath: file) }
     let run = EntitlementsTool.run(["explain", file])
     #expect(run.status == 2)
@@ -673,7 +668,8 @@ struct ControlCharacterOutputTests {
   }
 
   @Test func explainEscapesAProductID() throws {
-    let file = try Self.file(
+    let file = try ExplainDocumentsTests.temporary(
+      "control.json",
       #"""
       {"name": "n", "transactions": [{"product_id": "m\u001b[31m\nentitlement fake",
          "transaction_id": "1", "purchase_date": "2017-01-01", "expires_date": "2017-02-01"}],
@@ -774,16 +770,10 @@ struct PolicyOptionTests {
       "expires_date_ms": "1485907200000", "cancellation_date_ms": "1484438400000"}]}}
     """#
 
-  static func file(_ name: String, _ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("policy-\(UUID().uuidString)-\(name)").path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test func explainEvaluatesUnderThePolicy() throws {
-    let receipt = try Self.file("receipt.json", Self.receipt)
-    let policy = try Self.file("policy.json", #"{"cancellation": "endAtCancellation"}"#)
+    let receipt = try ExplainDocumentsTests.temporary("receipt.json", Self.receipt)
+    let policy = try ExplainDocumentsTests.temporary(
+      "policy.json", #"{"cancellation": "endAtCancellation"}"#)
     defer {
       try? FileManager.default.removeItem(atPath: receipt)
       try? FileManager.default.removeItem(atPath: policy)
@@ -801,8 +791,9 @@ struct PolicyOptionTests {
   @Test func evaluateEvaluatesUnderThePolicy() throws {
     let line =
       #"{"subscriber": "s", "documents": [\#(Self.receipt.replacingOccurrences(of: "\n", with: " "))]}"#
-    let input = try Self.file("lines.jsonl", line)
-    let policy = try Self.file("policy.json", #"{"cancellation": "endAtCancellation"}"#)
+    let input = try ExplainDocumentsTests.temporary("lines.jsonl", line)
+    let policy = try ExplainDocumentsTests.temporary(
+      "policy.json", #"{"cancellation": "endAtCancellation"}"#)
     defer {
       try? FileManager.default.removeItem(atPath: input)
       try? FileManager.default.removeItem(atPath: policy)
@@ -820,8 +811,9 @@ struct PolicyOptionTests {
   }
 
   @Test func aBadPolicyNamesTheFileAndTheKey() throws {
-    let receipt = try Self.file("receipt.json", Self.receipt)
-    let policy = try Self.file("policy.json", #"{"cancelation": "endAtCancellation"}"#)
+    let receipt = try ExplainDocumentsTests.temporary("receipt.json", Self.receipt)
+    let policy = try ExplainDocumentsTests.temporary(
+      "policy.json", #"{"cancelation": "endAtCancellation"}"#)
     defer {
       try? FileManager.default.removeItem(atPath: receipt)
       try? FileManager.default.removeItem(atPath: policy)
@@ -837,7 +829,7 @@ struct PolicyOptionTests {
   }
 
   @Test func aScenarioKeepsItsOwnPolicy() throws {
-    let policy = try Self.file("policy.json", "{}")
+    let policy = try ExplainDocumentsTests.temporary("policy.json", "{}")
     defer { try? FileManager.default.removeItem(atPath: policy) }
     let run = EntitlementsTool.run([
       "explain", repositoryRoot.appendingPathComponent("Scenarios/free-trial-then-lapse.json").path,
