@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the scenarios of Apple's 2026 subscription model (revocation types, monthly plans
-with a 12-month commitment), their documents decoded as Apple sends them:
+"""Writes the scenarios told by decoded notifications: Apple's 2026 subscription model
+(revocation types, monthly plans with a 12-month commitment), the past as Apple said it (a
+reversed refund, grace and billing retry inside an earlier lapse), their documents decoded as
+Apple sends them:
 
     python3 Scenarios/make-apple-2026-scenarios.py
 
@@ -42,7 +44,7 @@ def renewal(original, product, signed, environment="Production", **extra):
 
 
 def notification(kind, signed, signed_transaction, signed_renewal=None, subtype=None,
-                 environment="Production", uuid=None):
+                 environment="Production", uuid=None, status=None):
     value = {"notificationType": kind}
     if subtype:
         value["subtype"] = subtype
@@ -52,6 +54,8 @@ def notification(kind, signed, signed_transaction, signed_renewal=None, subtype=
                            "signedTransactionInfo": signed_transaction}})
     if signed_renewal:
         value["data"]["signedRenewalInfo"] = signed_renewal
+    if status is not None:
+        value["data"]["status"] = status
     return value
 
 
@@ -220,16 +224,27 @@ def scenarios():
                                      "2026-02-01", "2026-01-20T00:00:01Z", ownership=ownership,
                                      first="2025-12-01"),
                          uuid="uuid-%s-4" % entitlement)]
+        reason = "familySharingRevoked" if entitlement == "family" else "refund"
         expect += [
             {"entitlement": entitlement,
              "periods": [{"start": "2025-12-01", "end": "2026-02-01"}]},
-            {"entitlement": entitlement, "at": "2026-01-15", "state": "active",
+            {"entitlement": entitlement, "at": "2026-01-10T23:59:59.999Z", "state": "active"},
+            {"entitlement": entitlement, "at": "2026-01-15", "state": "revoked",
+             "entitled": False, "reason": reason},
+            {"entitlement": entitlement, "at": "2026-01-20T00:00:01.999Z",
+             "state": "revoked"},
+            {"entitlement": entitlement, "at": "2026-01-20T00:00:02Z", "state": "active",
              "entitled": True, "expiresAt": "2026-02-01"},
             {"entitlement": entitlement, "at": "2026-02-01", "state": "expired",
-             "reason": "voluntary"}]
+             "reason": "voluntary"},
+            {"entitlement": entitlement, "changes": [
+                {"at": "2025-12-01", "state": "active"},
+                {"at": "2026-01-11", "state": "revoked", "reason": reason},
+                {"at": "2026-01-20T00:00:02Z", "state": "active"},
+                {"at": "2026-02-01", "state": "expired", "reason": "voluntary"}]}]
     yield "refund-reversed-restores-every-revocation-type", {
         "name": "REFUND_REVERSED restores the renewal, whatever the revocation's type",
-        "notes": "Three subscriptions, one per revocation type (full refund, prorated refund, family revocation), each revoked on January 11 and reversed on January 20 (REFUND_REVERSED carries the transaction without its revocation). The reversal is newer, so the renewal covers its whole month again: active on January 15, expired (auto-renew was off) from February 1.",
+        "notes": "Three subscriptions, one per revocation type (full refund, prorated refund, family revocation), each revoked on January 11 and reversed on January 20 (REFUND_REVERSED, signed at 00:00:02, carries the transaction without its revocation). The reversal is newer, so the renewal covers its whole month again: the period runs unbroken to February 1. Between the refund and its reversal, the status is revoked, as Apple said then (its data.status was 5); from the reversal, active again; expired (auto-renew was off) from February 1.",
         "products": products, "documents": documents, "expect": expect}
 
     yield "commitment-twelve-payments-renewal-off", {
@@ -325,6 +340,95 @@ def scenarios():
             {"entitlement": "pro", "changes": [
                 {"at": "2026-01-01", "state": "active"},
                 {"at": "2027-01-01", "state": "expired", "reason": "voluntary"}]}]}
+
+    # Inside an earlier lapse, what Apple said then (SPEC §5): three monthly subscriptions,
+    # each failing to renew on February 1 and told by its notifications alone.
+    def failing(entitlement, original, fail, recovery=None, stop=None):
+        identifier = "com.example.%s.monthly" % entitlement
+        uuid = "uuid-" + entitlement
+        documents = [
+            notification("SUBSCRIBED", "2026-01-01T00:00:02Z",
+                         transaction(original, original, identifier, "2026-01-01",
+                                     "2026-02-01", "2026-01-01"),
+                         renewal(original, identifier, "2026-01-01T00:00:02Z"),
+                         subtype="INITIAL_BUY", uuid=uuid + "-1", status=1),
+            notification("DID_FAIL_TO_RENEW", "2026-02-01T00:00:05Z",
+                         transaction(original, original, identifier, "2026-01-01",
+                                     "2026-02-01", "2026-01-01"),
+                         renewal(original, identifier, "2026-02-01T00:00:05Z",
+                                 isInBillingRetryPeriod=True, expirationIntent=2, **fail),
+                         subtype="GRACE_PERIOD" if fail else None, uuid=uuid + "-2",
+                         status=4 if fail else 3)]
+        if stop:
+            documents.append(notification(
+                "EXPIRED", stop,
+                transaction(original, original, identifier, "2026-01-01", "2026-02-01",
+                            "2026-01-01"),
+                renewal(original, identifier, stop, isInBillingRetryPeriod=False,
+                        expirationIntent=2),
+                subtype="BILLING_RETRY", uuid=uuid + "-3", status=2))
+        if recovery:
+            number = str(int(original) + 1)
+            subtype = "RESUBSCRIBE" if stop else "BILLING_RECOVERY"
+            kind = "SUBSCRIBED" if stop else "DID_RENEW"
+            end = "2026-%02d-%s" % (int(recovery[5:7]) + 1, recovery[8:])
+            documents.append(notification(
+                kind, recovery,
+                transaction(number, original, identifier, recovery, end, recovery,
+                            first="2026-01-01"),
+                renewal(original, identifier, recovery),
+                subtype=subtype, uuid=uuid + "-4", status=1))
+        return product(identifier, entitlement), documents
+
+    retry_product, retry_documents = failing(
+        "retry", "2000000700000001", {}, recovery="2026-02-10T08:00:00Z")
+    grace_product, grace_documents = failing(
+        "grace", "2000000800000001", {"gracePeriodExpiresDate": ms("2026-02-17")},
+        recovery="2026-02-20T08:00:00Z")
+    stopped_product, stopped_documents = failing(
+        "stopped", "2000000900000001", {}, stop="2026-04-02T00:00:03Z",
+        recovery="2026-04-20T08:00:00Z")
+    yield "inside-an-earlier-lapse-as-apple-said-it", {
+        "name": "Inside an earlier lapse, the status Apple gave then: grace, billing retry, and a retry that stopped",
+        "notes": "Three monthly subscriptions, each failing to renew on February 1 and told by v2 notifications alone. 'retry': DID_FAIL_TO_RENEW (renewal info isInBillingRetryPeriod 1; Apple's data.status 3), then DID_RENEW / BILLING_RECOVERY on February 10: billing retry from the expiry to the recovery, the lapse a billing error. 'grace': DID_FAIL_TO_RENEW / GRACE_PERIOD with gracePeriodExpiresDate February 17 (data.status 4), recovered on February 20: grace to February 17 (access kept), billing retry after. 'stopped': the retry ran to its 60 days; EXPIRED / BILLING_RETRY signed on April 2 (data.status 2), resubscribed on April 20: billing retry to April 2, expired (billingRetryExhausted) from then. The status inside each lapse is what Apple said at that instant; the lapse's cause stays what the whole lapse shows.",
+        "products": [retry_product, grace_product, stopped_product],
+        "documents": retry_documents + grace_documents + stopped_documents,
+        "expect": [
+            {"entitlement": "retry", "lapses": [
+                {"start": "2026-02-01", "end": "2026-02-10T08:00:00Z", "cause": "billingError"}]},
+            {"entitlement": "retry", "at": "2026-01-31T23:59:59.999Z", "state": "active"},
+            {"entitlement": "retry", "at": "2026-02-01", "state": "billingRetry",
+             "entitled": False, "retryEndsAt": "2026-04-02"},
+            {"entitlement": "retry", "at": "2026-02-10T07:59:59.999Z", "state": "billingRetry"},
+            {"entitlement": "retry", "at": "2026-02-10T08:00:00Z", "state": "active",
+             "expiresAt": "2026-03-10T08:00:00Z"},
+            {"entitlement": "retry", "changes": [
+                {"at": "2026-01-01", "state": "active"},
+                {"at": "2026-02-01", "state": "billingRetry", "entitled": False},
+                {"at": "2026-02-10T08:00:00Z", "state": "active"},
+                {"at": "2026-03-10T08:00:00Z", "state": "expired", "reason": "unknown"}]},
+            {"entitlement": "grace", "at": "2026-02-01", "state": "gracePeriod",
+             "entitled": True, "gracePeriodEndsAt": "2026-02-17", "retryEndsAt": "2026-04-02"},
+            {"entitlement": "grace", "at": "2026-02-16T23:59:59.999Z", "state": "gracePeriod"},
+            {"entitlement": "grace", "at": "2026-02-17", "state": "billingRetry",
+             "entitled": False},
+            {"entitlement": "grace", "changes": [
+                {"at": "2026-01-01", "state": "active"},
+                {"at": "2026-02-01", "state": "gracePeriod", "entitled": True},
+                {"at": "2026-02-17", "state": "billingRetry", "entitled": False},
+                {"at": "2026-02-20T08:00:00Z", "state": "active"},
+                {"at": "2026-03-20T08:00:00Z", "state": "expired", "reason": "unknown"}]},
+            {"entitlement": "stopped", "at": "2026-03-01", "state": "billingRetry"},
+            {"entitlement": "stopped", "at": "2026-04-02T00:00:02.999Z", "state": "expired",
+             "reason": "billingRetryExhausted"},
+            {"entitlement": "stopped", "at": "2026-04-10", "state": "expired",
+             "reason": "billingRetryExhausted"},
+            {"entitlement": "stopped", "changes": [
+                {"at": "2026-01-01", "state": "active"},
+                {"at": "2026-02-01", "state": "billingRetry"},
+                {"at": "2026-04-02", "state": "expired", "reason": "billingRetryExhausted"},
+                {"at": "2026-04-20T08:00:00Z", "state": "active"},
+                {"at": "2026-05-20T08:00:00Z", "state": "expired", "reason": "unknown"}]}]}
 
 
 def main():

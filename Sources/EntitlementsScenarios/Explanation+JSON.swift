@@ -197,7 +197,7 @@ extension Explanation {
   package static func revokedEntry(
     of status: EntitlementStatus, in entitlement: EntitlementEvaluation
   ) -> ReceiptEntry? {
-    guard case .revoked(let transaction, _, _) = status else { return nil }
+    guard case .revoked(let transaction, _, _, _, _) = status else { return nil }
     return entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
   }
 
@@ -209,7 +209,7 @@ extension Explanation {
     to writer: inout JSONWriter
   ) {
     var revoked: (transaction: TransactionID, at: Instant)?
-    if case .revoked(let transaction, let at, _) = status { revoked = (transaction, at) }
+    if case .revoked(let transaction, let at, _, _, _) = status { revoked = (transaction, at) }
     var active: ActiveStatus?
     if case .active(let details) = status { active = details }
     var expiredAt: Instant?

@@ -275,7 +275,7 @@ public struct Explanation: Sendable {
       return "billing retry (expired \(expired), retry until \(retryEnd))"
     case .expired(let expired, let reason):
       return "expired (\(reason.rawValue)" + (expired.map { ", since \($0)" } ?? "") + ")"
-    case .revoked(let transaction, let revokedAt, let reason):
+    case .revoked(let transaction, let revokedAt, let reason, _, _):
       let what =
         reason == .familySharingRevoked
         ? "family sharing stopped"

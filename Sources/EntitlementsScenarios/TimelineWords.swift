@@ -50,7 +50,7 @@ enum TimelineWords {
         "Expired since \(date(expiredAt)) (\(words(reason)))", "Expired since \(date(expiredAt))",
         "Expired",
       ]
-    case .revoked(_, let revokedAt, let reason):
+    case .revoked(_, let revokedAt, let reason, _, _):
       let what = reason == .familySharingRevoked ? "family sharing stopped" : "refunded"
       return ["Revoked: \(what) \(date(revokedAt)), no access", "Revoked", "Revoked"]
     case .notSubscribed:

@@ -73,7 +73,8 @@ struct Apple2026RulesTests {
     #expect(
       revoked
         == .revoked(
-          transactionID: "1", revokedAt: instant("2017-03-01"), reason: .familySharingRevoked))
+          transactionID: "1", revokedAt: instant("2017-03-01"), reason: .familySharingRevoked,
+          rawRevocationType: "FAMILY_REVOKE"))
     // A full refund is void from the purchase on, as the guide says: revoked at once.
     let refunded = try evaluateOne([
       sub("1", "2017-01-01", "2017-02-01", cancelled: "2017-03-01", revocation: "REFUND_FULL")

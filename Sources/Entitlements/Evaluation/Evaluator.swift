@@ -65,7 +65,7 @@ public struct Evaluator: Sendable {
       let evaluation = evaluate(
         classification.groups[position], of: entries, evidence: evidence,
         recoveries: recoveries, appleStatuses: appleStatuses,
-        environment: history.environment)
+        reversedRefunds: history.reversedRefunds, environment: history.environment)
       if !evaluation.diagnostics.isEmpty { diagnostics += evaluation.diagnostics }
       entitlements.append(evaluation)
     }
@@ -90,7 +90,8 @@ public struct Evaluator: Sendable {
   private func evaluate(
     _ group: ProductClassification.Group, of entries: [ReceiptEntry],
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
-    appleStatuses: [AppleStatusReport], environment: StoreEnvironment
+    appleStatuses: [AppleStatusReport], reversedRefunds: [ReversedRefund],
+    environment: StoreEnvironment
   ) -> EntitlementEvaluation {
     // `recoveries` and `appleStatuses` are sorted by subscription.
     var diagnostics = group.diagnostics
@@ -116,7 +117,7 @@ public struct Evaluator: Sendable {
     func subscriptions() -> Set<OriginalTransactionID> {
       Self.subscriptions(of: records, in: entries, coveringOnly: false)
     }
-    let lapses = LapseRules.lapses(
+    let (lapses, lapseRetries) = LapseRules.lapses(
       between: periods, layout: layout, coverage: coverage, evidence: evidence,
       recoveries: recoveries.isEmpty
         ? [] : Self.values(of: subscriptions(), in: recoveries, \.originalTransactionID),
@@ -156,6 +157,9 @@ public struct Evaluator: Sendable {
       appleStatuses.isEmpty ? [] : Self.statuses(of: subscriptions(), in: appleStatuses)
     let timeline = EntitlementTimeline(
       id: group.id, coverage: coverage, periods: periods, layout: layout, lapses: lapses,
+      lapseRetries: lapseRetries,
+      reversedRefunds: reversedRefunds.isEmpty
+        ? [] : Self.reversedRefunds(reversedRefunds, of: records, in: entries),
       renewalInfo: lastInfo, afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod,
       billingRetryLimit: layout.spans.isEmpty
         ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry)
@@ -233,6 +237,17 @@ public struct Evaluator: Sendable {
       graceEnd = date
     }
     return graceEnd > end ? Interval(start: end, end: graceEnd) : nil
+  }
+
+  /// The reversed refunds of the purchases in `records`, by the instant of their refund. Out
+  /// of line: only histories with a reversed refund need it.
+  @inline(never)
+  private static func reversedRefunds(
+    _ reversals: [ReversedRefund], of records: [CoverageRecord], in entries: [ReceiptEntry]
+  ) -> [ReversedRefund] {
+    let transactions = Set(records.map { entries[$0.entryIndex].transactionID })
+    return reversals.filter { $0.interval != nil && transactions.contains($0.refunded.transactionID) }
+      .sorted { ($0.interval?.start ?? .distantPast) < ($1.interval?.start ?? .distantPast) }
   }
 
   /// The values of `subscriptions` in `sorted` (a history's, sorted by `subscription`): a

@@ -21,6 +21,9 @@ public struct PurchaseHistory: Hashable, Sendable {
   /// Apple's own statuses, as documents stated them: the evaluation says whether it agrees
   /// (SPEC §10).
   public var appleStatuses: [AppleStatusReport]
+  /// Refunds the App Store later reversed: revoked between the refund and its reversal
+  /// (SPEC §5, rule 2).
+  public var reversedRefunds: [ReversedRefund]
   /// Where the receipt comes from.
   public var environment: StoreEnvironment
 
@@ -32,17 +35,20 @@ public struct PurchaseHistory: Hashable, Sendable {
   ///   - billingRecoveries: Evidence of billing-retry recoveries.
   ///   - notifications: What v2 notifications stated.
   ///   - appleStatuses: Apple's own statuses.
+  ///   - reversedRefunds: Refunds the App Store later reversed.
   ///   - environment: Where the receipt comes from; production by default.
   public init(
     entries: [ReceiptEntry], renewalInfo: [RenewalInfo] = [],
     billingRecoveries: [BillingRecovery] = [], notifications: [NotificationEvidence] = [],
-    appleStatuses: [AppleStatusReport] = [], environment: StoreEnvironment = .production
+    appleStatuses: [AppleStatusReport] = [], reversedRefunds: [ReversedRefund] = [],
+    environment: StoreEnvironment = .production
   ) {
     self.entries = entries
     self.renewalInfo = renewalInfo
     self.billingRecoveries = billingRecoveries
     self.notifications = notifications
     self.appleStatuses = appleStatuses
+    self.reversedRefunds = reversedRefunds
     self.environment = environment
   }
 }

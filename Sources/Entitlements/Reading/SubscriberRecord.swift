@@ -40,6 +40,15 @@ public struct SubscriberRecord: Hashable, Sendable {
   private var upgrades: Set<UpgradeEvidence> = []
   private var notifications: Set<NotificationEvidence> = []
   private var appleStatuses: Set<AppleStatusReport> = []
+  /// Every refunded version of a transaction met, with its document's timestamp: a newer
+  /// version replaces it among the entries, and a `REFUND_REVERSED` notification then needs
+  /// it (``ReversedRefund``). Refunds are rare: most records keep none.
+  private var refundedVersions: Set<RefundedVersion> = []
+
+  private struct RefundedVersion: Hashable, Sendable {
+    let entry: ReceiptEntry
+    let timestamp: Instant
+  }
   private var diagnostics: Set<Diagnostic> = []
   private var newestEnvironment: (value: StoreEnvironment, timestamp: Instant)?
 
@@ -132,6 +141,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// Folds one entry from a document of `timestamp`: kept when it is a new transaction or
   /// wins over the record kept (``precedes(_:_:_:_:)``).
   private mutating func fold(_ entry: consuming ReceiptEntry, from timestamp: Instant) {
+    if entry.cancellationDate != nil {
+      refundedVersions.insert(RefundedVersion(entry: copy entry, timestamp: timestamp))
+    }
     if let largest = largestID {
       let number = entry.transactionNumber
       if number.isPlain, number.value > largest || entries.isEmpty {
@@ -155,8 +167,6 @@ public struct SubscriberRecord: Hashable, Sendable {
     }
   }
 
-  /// Folds what `document` carries besides entries: renewal info, evidence, diagnostics and
-  /// its environment.
   private mutating func foldEvidence(of document: some PurchaseDocument, from timestamp: Instant) {
     for info in document.renewalInfo {
       if let signedDate = info.signedDate {
@@ -288,11 +298,34 @@ public struct SubscriberRecord: Hashable, Sendable {
           $1.at, $1.originalTransactionID, $1.rawStatus
         )
       },
+      reversedRefunds: refundedVersions.isEmpty ? [] : reversedRefunds,
       environment: newestEnvironment?.value ?? .production)
   }
 
   /// The entry, marked `is_upgraded` when upgrade evidence of its subscription (by
   /// subscription, each in order of instant) falls inside it: found by a binary search.
+  /// The refunds that `REFUND_REVERSED` notifications reversed: for each, the newest refunded
+  /// version of its transaction met before it was signed.
+  private var reversedRefunds: [ReversedRefund] {
+    var reversals: [ReversedRefund] = []
+    for notification in notifications where notification.type == .refundReversed {
+      guard let transaction = notification.transactionID else { continue }
+      let reversedAt = notification.signedDate
+      let refunded = refundedVersions.filter {
+        $0.timestamp < reversedAt && $0.entry.transactionID == transaction
+      }.max {
+        $0.timestamp != $1.timestamp
+          ? $0.timestamp < $1.timestamp : ReceiptEntry.canonicallyPrecedes($0.entry, $1.entry)
+      }
+      guard let refunded else { continue }
+      let reversal = ReversedRefund(refunded: refunded.entry, reversedAt: reversedAt)
+      if reversal.interval != nil { reversals.append(reversal) }
+    }
+    return reversals.sorted {
+      ($0.reversedAt, $0.refunded.transactionID) < ($1.reversedAt, $1.refunded.transactionID)
+    }
+  }
+
   private static func markUpgraded(
     _ entry: ReceiptEntry, _ upgradesBySubscription: [OriginalTransactionID: [UpgradeEvidence]]
   ) -> ReceiptEntry {

@@ -21,7 +21,9 @@ enum LapseRules {
   ///   - evidence: What Apple stated, by subscription.
   ///   - recoveries: Billing recoveries of the entitlement's subscriptions.
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
-  /// - Returns: One lapse per gap between two periods.
+  /// - Returns: One lapse per gap between two periods; and, by the index of the lapse, what
+  ///   Apple said inside those it said were a billing retry
+  ///   (``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:)``).
   /// - Complexity: O(p + r log r + c·s) for p periods, r refunds, c coverage and s
   ///   subscriptions ending at one instant or in the entitlement (each period's coverage is
   ///   read once, for the gap after it; whether a subscription covers again is read from the
@@ -32,9 +34,9 @@ enum LapseRules {
     between periods: [ActivePeriod], layout: PeriodRules.Layout, coverage: CoverageList,
     evidence: SubscriptionEvidence, recoveries: [BillingRecovery],
     billingRetryAfter: (Int) -> FixedDuration
-  ) -> [Lapse] {
+  ) -> (lapses: [Lapse], retries: [LapseRetry]) {
     assert(periods.count == layout.spans.count, "one span per period")
-    guard periods.count > 1 else { return [] }
+    guard periods.count > 1 else { return ([], []) }
     // What refunded entries would have covered, by start; and the latest end of those
     // starting before a gap's end: "does any refunded span meet this gap" is then one
     // comparison.
@@ -69,7 +71,9 @@ enum LapseRules {
     var firstRecovery = 0
     var lapses: [Lapse] = []
     lapses.reserveCapacity(periods.count - 1)
+    var retries: [LapseRetry] = []
     for index in periods.indices.dropLast() {
+      var endingsRead = false
       let gap = Interval(start: periods[index].interval.end, end: periods[index + 1].interval.start)
       let couldBeRecovery = gap.length < billingRetryAfter(index)
       while startingBefore < refunded.count, refunded[startingBefore].natural.start < gap.end {
@@ -93,13 +97,29 @@ enum LapseRules {
         lapses.append(Lapse(interval: gap, cause: .unknown))
       } else {
         collectEndings(at: gap.start, of: layout.spans[index], layout, coverage, into: &endings)
+        endingsRead = true
         let causes = Causes(
           gap: gap, after: index, endingAt: endings, coversAgain: &coversAgain,
           coverage: coverage, evidence: evidence, couldBeRecovery: couldBeRecovery)
         lapses.append(causes.lapse)
       }
+      // What Apple said inside the gap, as it said it (SPEC §5): only dated evidence speaks.
+      guard evidence.hasDatedEvidence else { continue }
+      if !endingsRead {
+        collectEndings(at: gap.start, of: layout.spans[index], layout, coverage, into: &endings)
+      }
+      for ending in endings {
+        let subscription = coverage.entries[ending.entry].originalTransactionID
+        guard
+          let retry = evidence.retry(
+            of: subscription, inLapse: index, gap: gap,
+            retryEnd: gap.start + billingRetryAfter(index))
+        else { continue }
+        retries.append(retry)
+        break
+      }
     }
-    return lapses
+    return (lapses, retries)
   }
 
   /// The index of the last period each of `subscriptions` covers in, when there are at most

@@ -170,19 +170,114 @@ struct SubscriptionEvidence {
       return Statement(inCommitment: commitmentSince != nil)
     }
     let earliest = min(start, commitmentSince ?? start)
-    func inWindow(_ date: Instant) -> Bool {
+    // Undated renewal info comes last: it describes the time after the last coverage, the
+    // newest statement.
+    let infos = infos(of: subscription)
+    var statement = Statement(inCommitment: commitmentSince != nil)
+    var dated = Dated(infos, notifications(of: subscription), from: earliest, before: end)
+    // Before `start`, only what concerns the commitment's own renewal.
+    while let next = dated.next() {
+      switch next {
+      case .info(let index, let date):
+        statement.note(infos[index], commitmentOnly: date < start)
+      case .notification(let notification):
+        statement.note(notification, commitmentOnly: notification.signedDate < start)
+      }
+    }
+    if includingUndated {
+      for index in infos.startIndex..<dated.firstDated { statement.note(infos[index]) }
+    }
+    return statement
+  }
+
+  /// What Apple said of `subscription` inside a lapse, as it said it (SPEC §5, "inside an
+  /// earlier lapse"): the evidence signed in `gap` is read in order, and when any of it says
+  /// the App Store is retrying to charge, the lapse was a billing retry from its start (the
+  /// retry began at the expiry; Apple's word on it is signed just after), in grace before the
+  /// latest `grace_period_expires_date` stated in it, to `retryEnd` or to the first word that
+  /// the retry stopped without a renewal (an `EXPIRED` notification, `is_in_billing_retry_period`
+  /// false), expired from there with the reason then stated. `nil` when nothing signed in the
+  /// gap says it was retrying.
+  func retry(
+    of subscription: OriginalTransactionID, inLapse lapse: Int, gap: Interval, retryEnd: Instant
+  ) -> LapseRetry? {
+    guard hasDatedEvidence else { return nil }
+    let infos = infos(of: subscription)
+    var dated = Dated(infos, notifications(of: subscription), from: gap.start, before: gap.end)
+    var statement = Statement()
+    var (retrying, graceEnd, stop) = (false, nil as Instant?, nil as Instant?)
+    func stopped(at stop: Instant) -> LapseRetry {
+      LapseRetry(
+        lapse: lapse, gracePeriodEnd: graceEnd.map { min($0, stop) },
+        retryEnd: min(retryEnd, stop), stop: stop, stopReason: statement.reason)
+    }
+    while let next = dated.next() {
+      let date: Instant
+      switch next {
+      case .info(_, let signed): date = signed
+      case .notification(let notification): date = notification.signedDate
+      }
+      // A stop is read once everything signed at its instant is (the notification after the
+      // renewal info it carries).
+      if let stop, date > stop { return stopped(at: stop) }
+      switch next {
+      case .info(let index, _):
+        statement.note(infos[index])
+        if let end = infos[index].gracePeriodExpiresDate, end > gap.start {
+          graceEnd = max(graceEnd ?? end, end)
+        }
+      case .notification(let notification):
+        statement.note(notification)
+      }
+      // Renewal info in grace says it is retrying too; one that says nothing of it, with a
+      // grace date, is taken at its word.
+      switch statement.inBillingRetry {
+      case true?: retrying = true
+      case nil where graceEnd != nil: retrying = true
+      case false? where retrying && stop == nil: stop = date
+      default: break
+      }
+    }
+    guard retrying else { return nil }
+    if let stop { return stopped(at: stop) }
+    return LapseRetry(
+      lapse: lapse, gracePeriodEnd: graceEnd, retryEnd: retryEnd, stop: nil, stopReason: nil)
+  }
+
+  /// The dated evidence about one subscription signed from one instant and before another,
+  /// oldest first: both lists are oldest first (undated infos before dated ones), merged as
+  /// they are read, with no list of events made; at one instant, a notification comes after
+  /// the renewal info it carries.
+  private struct Dated {
+    enum Item {
+      case info(Int, signed: Instant)
+      case notification(NotificationEvidence)
+    }
+
+    let infos: ArraySlice<RenewalInfo>
+    let notifications: ArraySlice<NotificationEvidence>
+    let earliest: Instant
+    let end: Instant?
+    /// The first dated renewal info: those before it are undated.
+    let firstDated: Int
+    private var nextInfo: Int
+    private var nextNotification: Int
+
+    init(
+      _ infos: ArraySlice<RenewalInfo>, _ notifications: ArraySlice<NotificationEvidence>,
+      from earliest: Instant, before end: Instant?
+    ) {
+      (self.infos, self.notifications, self.earliest, self.end) =
+        (infos, notifications, earliest, end)
+      firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
+      (nextInfo, nextNotification) = (firstDated, notifications.startIndex)
+    }
+
+    private func inWindow(_ date: Instant) -> Bool {
       date >= earliest && end.map { date < $0 } ?? true
     }
-    // Both lists are oldest first (undated infos before dated ones): the dated ones are merged
-    // as they are read, with no list of events made; at one instant, a notification comes
-    // after the renewal info it carries. Undated renewal info comes last: it describes the
-    // time after the last coverage, the newest statement.
-    let infos = infos(of: subscription)
-    let firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
-    let notifications = notifications(of: subscription)
-    var statement = Statement(inCommitment: commitmentSince != nil)
-    var (nextInfo, nextNotification) = (firstDated, notifications.startIndex)
-    while true {
+
+    mutating func next() -> Item? {
       while nextInfo < infos.endIndex, let date = infos[nextInfo].signedDate, !inWindow(date) {
         nextInfo += 1
       }
@@ -195,22 +290,31 @@ struct SubscriptionEvidence {
       let notification =
         nextNotification < notifications.endIndex
         ? notifications[nextNotification].signedDate : nil
-      // Before `start`, only what concerns the commitment's own renewal.
       if let info, notification.map({ info <= $0 }) ?? true {
-        statement.note(infos[nextInfo], commitmentOnly: info < start)
-        nextInfo += 1
-      } else if let notification {
-        statement.note(notifications[nextNotification], commitmentOnly: notification < start)
-        nextNotification += 1
-      } else {
-        break
+        defer { nextInfo += 1 }
+        return .info(nextInfo, signed: info)
       }
+      guard notification != nil else { return nil }
+      defer { nextNotification += 1 }
+      return .notification(notifications[nextNotification])
     }
-    if includingUndated {
-      for index in infos.startIndex..<firstDated { statement.note(infos[index]) }
-    }
-    return statement
   }
+}
+
+/// What Apple said of the time inside an earlier lapse when it said the App Store was
+/// retrying to charge (SPEC §5, "inside an earlier lapse"; ``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:)``):
+/// grace before ``gracePeriodEnd``, billing retry before ``retryEnd``, then expired.
+struct LapseRetry: Hashable, Sendable {
+  /// The index of the lapse.
+  let lapse: Int
+  /// The end of the grace period stated in the lapse, if any.
+  let gracePeriodEnd: Instant?
+  /// The end of billing retry: the window's end, or where Apple said it stopped.
+  let retryEnd: Instant
+  /// Where Apple said the retry stopped without a renewal, if it did.
+  let stop: Instant?
+  /// The reason then stated.
+  let stopReason: ExpiryReason?
 }
 
 /// What the evidence of one window says about the time after an expiry (SPEC §5).

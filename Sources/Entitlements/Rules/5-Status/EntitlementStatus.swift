@@ -9,18 +9,26 @@
 public enum EntitlementStatus: Hashable, Sendable {
   /// Inside an active period (rule 1).
   case active(ActiveStatus)
-  /// After the last period, before `grace_period_expires_date` (rule 4). Access continues.
+  /// After the last period, before `grace_period_expires_date` (rule 4), or inside an earlier
+  /// lapse that Apple said then was in grace. Access continues.
   case gracePeriod(expiredAt: Instant, gracePeriodEndsAt: Instant, retryEndsAt: Instant)
   /// After the last period, while the App Store retries billing, up to the retry limit
-  /// (rule 5). No access.
+  /// (rule 5), or inside an earlier lapse that Apple said then was a billing retry. No access.
   case billingRetry(expiredAt: Instant, retryEndsAt: Instant)
   /// Nothing covers the instant (rule 6, or inside an earlier lapse). `expiredAt` is the end
   /// of the latest period before the instant, `nil` when no entry ever covered anything.
   case expired(expiredAt: Instant?, reason: ExpiryReason)
   /// Nothing covers the instant and the latest purchase at or before it was refunded or
-  /// revoked (rule 2): ``ExpiryReason/refund``, or ``ExpiryReason/familySharingRevoked`` when
+  /// revoked, or a refund later reversed was in force on what gave access (rule 2):
+  /// ``ExpiryReason/refund``, or ``ExpiryReason/familySharingRevoked`` when
   /// the family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`).
-  case revoked(transactionID: TransactionID, revokedAt: Instant, reason: ExpiryReason)
+  ///
+  /// `rawRevocationType` and `revocationPercentage` are the revoked purchase's (Apple's
+  /// `revocationType`, `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`, and
+  /// `revocationPercentage` in thousandths of a percent), when it states them.
+  case revoked(
+    transactionID: TransactionID, revokedAt: Instant, reason: ExpiryReason,
+    rawRevocationType: String? = nil, revocationPercentage: Int? = nil)
   /// No purchase at or before the instant (rule 3).
   case notSubscribed
 
@@ -68,7 +76,7 @@ public enum EntitlementStatus: Hashable, Sendable {
   /// Why the subscription expired, when expired; why it was revoked, when revoked.
   public var reason: ExpiryReason? {
     switch self {
-    case .expired(_, let reason), .revoked(_, _, let reason): reason
+    case .expired(_, let reason), .revoked(_, _, let reason, _, _): reason
     default: nil
     }
   }

@@ -13,6 +13,10 @@ struct EntitlementTimeline: Hashable, Sendable {
   let layout: PeriodRules.Layout
   /// The lapses between consecutive periods.
   let lapses: [Lapse]
+  /// What Apple said inside the lapses it said were a billing retry, by lapse index.
+  let lapseRetries: [LapseRetry]
+  /// The refunds of the entitlement's purchases that the App Store later reversed.
+  let reversedRefunds: [ReversedRefund]
   /// The newest renewal info of the subscription that ended the last period.
   let renewalInfo: RenewalInfo?
   /// What Apple stated about the time after the last period (rules 5 and 6).

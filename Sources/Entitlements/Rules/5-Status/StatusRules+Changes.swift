@@ -44,6 +44,18 @@ extension StatusRules {
         consider(purchase)
       }
     }
+    // Inside earlier lapses, where Apple's word on a retry turns; a reversed refund's start
+    // and end.
+    for retry in timeline.lapseRetries {
+      if let grace = retry.gracePeriodEnd { consider(grace) }
+      consider(retry.retryEnd)
+      if let stop = retry.stop { consider(stop) }
+    }
+    for reversal in timeline.reversedRefunds {
+      guard let interval = reversal.interval else { continue }
+      consider(interval.start)
+      consider(interval.end)
+    }
     if let last = periods.last?.interval.end {
       if let grace = timeline.gracePeriod { consider(grace.end) }
       consider(last + timeline.billingRetryLimit)

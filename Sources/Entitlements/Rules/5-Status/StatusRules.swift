@@ -36,6 +36,17 @@ enum StatusRules {
   /// The rules of SPEC §5 in order, first match wins, without the details of an active
   /// status.
   static func decision(at instant: Instant, of timeline: EntitlementTimeline) -> Decision {
+    let settled = settledDecision(at: instant, of: timeline)
+    // Most histories have no reversed refund: one comparison.
+    guard !timeline.reversedRefunds.isEmpty else { return settled }
+    return reversedRefund(at: instant, over: settled, of: timeline).map { .inactive($0) }
+      ?? settled
+  }
+
+  /// The rules of SPEC §5 over the history as it stands, every reversed refund undone.
+  private static func settledDecision(at instant: Instant, of timeline: EntitlementTimeline)
+    -> Decision
+  {
     let periods = timeline.periods
     let started = lastIndex(in: periods, atOrBefore: instant) { $0.interval.start }
     if let started, periods[started].interval.contains(instant) {
@@ -65,14 +76,23 @@ enum StatusRules {
       let family = coverage[first...latest].allSatisfy {
         source[$0.entryIndex].revocationType == .familyRevoke
       }
+      let entry = source[coverage[first].entryIndex]
       return .inactive(
         .revoked(
-          transactionID: source[coverage[first].entryIndex].transactionID, revokedAt: revokedAt,
-          reason: family ? .familySharingRevoked : .refund))
+          transactionID: entry.transactionID, revokedAt: revokedAt,
+          reason: family ? .familySharingRevoked : .refund,
+          rawRevocationType: entry.rawRevocationType,
+          revocationPercentage: entry.revocationPercentage))
     }
     guard let ended = started else { return .inactive(.expired(expiredAt: nil, reason: .unknown)) }
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
+      // Inside an earlier lapse: as Apple said it then, when it said it was retrying.
+      if !timeline.lapseRetries.isEmpty,
+        let retry = timeline.lapseRetries.first(where: { $0.lapse == ended })
+      {
+        return .inactive(status(at: instant, expiredAt: expiry, in: retry))
+      }
       return .inactive(.expired(expiredAt: expiry, reason: timeline.lapses[ended].reason))
     }
     // Renewal info describes the time after the last purchase. Before a later purchase that
@@ -142,6 +162,73 @@ enum StatusRules {
           willRenew: isLast ? timeline.afterLastPeriod?.commitmentRenews : nil,
           renewsInto: isLast ? timeline.renewalInfo?.commitment?.autoRenewProductID : nil)
       })
+  }
+
+  /// The status inside an earlier lapse that Apple said was a billing retry (SPEC §5,
+  /// "inside an earlier lapse"): grace, then billing retry, then expired.
+  private static func status(at instant: Instant, expiredAt expiry: Instant, in retry: LapseRetry)
+    -> EntitlementStatus
+  {
+    if let graceEnd = retry.gracePeriodEnd, instant < graceEnd {
+      return .gracePeriod(
+        expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retry.retryEnd)
+    }
+    if instant < retry.retryEnd {
+      return .billingRetry(expiredAt: expiry, retryEndsAt: retry.retryEnd)
+    }
+    if let stop = retry.stop, instant >= stop, let reason = retry.stopReason {
+      return .expired(expiredAt: expiry, reason: reason)
+    }
+    return .expired(expiredAt: expiry, reason: .billingRetryExhausted)
+  }
+
+  /// `revoked` when, at `instant`, a refund later reversed was in force on every purchase
+  /// the settled decision rests on (SPEC §5, rule 2: what Apple said between a refund and its
+  /// reversal): inside a period, every coverage of the instant; outside, the latest purchases
+  /// at or before it. `nil` otherwise.
+  private static func reversedRefund(
+    at instant: Instant, over settled: Decision, of timeline: EntitlementTimeline
+  ) -> EntitlementStatus? {
+    let inForce = timeline.reversedRefunds.filter { $0.interval?.contains(instant) == true }
+    guard let first = inForce.first else { return nil }
+    func refunded(_ record: CoverageRecord) -> Bool {
+      let transaction = timeline.coverage.entries[record.entryIndex].transactionKey
+      return inForce.contains { $0.refunded.transactionKey == transaction }
+    }
+    let coverage = timeline.coverage.records
+    let source = timeline.coverage.entries
+    var resting: [CoverageRecord] = []
+    switch settled {
+    case .active(let period):
+      for position in timeline.layout.spans[period].range {
+        let record = coverage[timeline.layout.coverageIndex(at: position)]
+        if record.interval?.contains(instant) == true { resting.append(record) }
+      }
+    case .inactive(.revoked), .inactive(.notSubscribed):
+      return nil
+    case .inactive:
+      guard
+        let latest = lastIndex(
+          in: coverage, atOrBefore: instant,
+          by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
+        let date = source[coverage[latest].entryIndex].purchaseDate
+      else { return nil }
+      var index = latest
+      while index >= 0, source[coverage[index].entryIndex].purchaseDate == date {
+        resting.append(coverage[index])
+        index -= 1
+      }
+    }
+    guard !resting.isEmpty, resting.allSatisfy(refunded) else { return nil }
+    let reversal =
+      inForce.first { $0.refunded.transactionKey == source[resting[0].entryIndex].transactionKey }
+      ?? first
+    let entry = reversal.refunded
+    return .revoked(
+      transactionID: entry.transactionID, revokedAt: reversal.interval?.start ?? instant,
+      reason: entry.revocationType == .familyRevoke ? .familySharingRevoked : .refund,
+      rawRevocationType: entry.rawRevocationType,
+      revocationPercentage: entry.revocationPercentage)
   }
 
   /// Whether the entry of `record` is revoked at `instant`: voided, or refunded at or before it
