@@ -49,10 +49,49 @@ struct StatusChangeProperties {
       }
       let policy = random.pick(Self.policies)
       let instants = sampleInstants(customer)
-      return customer.evaluate(policy: policy).entitlements.allSatisfy { entitlement in
+      let history = Self.withSaidThen(customer.history, random: &random)
+      let evaluation = Evaluator(catalog: customer.catalog, policy: policy).evaluate(history)
+      return evaluation.entitlements.allSatisfy { entitlement in
         Self.lawHolds(entitlement, boundaries: instants, random: &random)
       }
     }
+  }
+
+  /// The history with, now and then, what Apple said then (SPEC §5): renewal info signed
+  /// after an expiry saying it retries (some in grace, some later saying it stopped), and
+  /// refunds reversed some time after their date (the entry as the reversal left it).
+  static func withSaidThen(_ history: PurchaseHistory, random: inout SeededRandom)
+    -> PurchaseHistory
+  {
+    var history = history
+    for index in history.entries.indices where random.chance(0.15) {
+      let entry = history.entries[index]
+      guard let expires = entry.expiresDate, !expires.isDistantFuture else { continue }
+      let signed =
+        expires + .milliseconds(random.int64(in: 0...FixedDuration.days(20).milliseconds))
+      history.renewalInfo.append(
+        RenewalInfo(
+          originalTransactionID: entry.originalTransactionID, isInBillingRetryPeriod: true,
+          gracePeriodExpiresDate: random.chance(0.5)
+            ? expires + .days(random.pick([3, 6, 16])) : nil,
+          signedDate: signed))
+      if random.chance(0.3) {
+        history.renewalInfo.append(
+          RenewalInfo(
+            originalTransactionID: entry.originalTransactionID, rawExpirationIntent: 2,
+            isInBillingRetryPeriod: false, signedDate: signed + .days(random.pick([1, 10, 70]))))
+      }
+    }
+    for index in history.entries.indices where random.chance(0.5) {
+      guard let refundedAt = history.entries[index].cancellationDate else { continue }
+      history.reversedRefunds.append(
+        ReversedRefund(
+          refunded: history.entries[index],
+          reversedAt: refundedAt + .hours(random.int64(in: 1...2_000))))
+      history.entries[index].cancellationDate = nil
+      history.entries[index].rawCancellationReason = nil
+    }
+    return history
   }
 
   static func lawHolds(

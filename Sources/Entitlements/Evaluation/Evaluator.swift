@@ -246,8 +246,10 @@ public struct Evaluator: Sendable {
     _ reversals: [ReversedRefund], of records: [CoverageRecord], in entries: [ReceiptEntry]
   ) -> [ReversedRefund] {
     let transactions = Set(records.map { entries[$0.entryIndex].transactionID })
-    return reversals.filter { $0.interval != nil && transactions.contains($0.refunded.transactionID) }
-      .sorted { ($0.interval?.start ?? .distantPast) < ($1.interval?.start ?? .distantPast) }
+    return reversals.filter {
+      $0.interval != nil && transactions.contains($0.refunded.transactionID)
+    }
+    .sorted { ($0.interval?.start ?? .distantPast) < ($1.interval?.start ?? .distantPast) }
   }
 
   /// The values of `subscriptions` in `sorted` (a history's, sorted by `subscription`): a

@@ -51,10 +51,19 @@ extension StatusRules {
       consider(retry.retryEnd)
       if let stop = retry.stop { consider(stop) }
     }
+    // While a reversed refund holds, what gives access decides: where any coverage starts or
+    // ends, or a purchase falls, inside it (reversals are rare: a pass each).
     for reversal in timeline.reversedRefunds {
       guard let interval = reversal.interval else { continue }
       consider(interval.start)
       consider(interval.end)
+      for record in records {
+        let purchase = entries[record.entryIndex].purchaseDate
+        for case let instant? in [record.interval?.start, record.interval?.end, purchase]
+        where interval.contains(instant) {
+          consider(instant)
+        }
+      }
     }
     if let last = periods.last?.interval.end {
       if let grace = timeline.gracePeriod { consider(grace.end) }
