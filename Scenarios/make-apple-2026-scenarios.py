@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the scenarios told by decoded notifications: Apple's 2026 subscription model
 (revocation types, monthly plans with a 12-month commitment), the past as Apple said it (a
-reversed refund, grace and billing retry inside an earlier lapse), their documents decoded as
-Apple sends them:
+reversed refund, grace and billing retry inside an earlier lapse), tiers (an upgrade told by its
+notification alone, a product unlocking two entitlements), their documents decoded as Apple
+sends them:
 
     python3 Scenarios/make-apple-2026-scenarios.py
 
@@ -429,6 +430,62 @@ def scenarios():
                 {"at": "2026-04-02", "state": "expired", "reason": "billingRetryExhausted"},
                 {"at": "2026-04-20T08:00:00Z", "state": "active"},
                 {"at": "2026-05-20T08:00:00Z", "state": "expired", "reason": "unknown"}]}]}
+
+    # Tiers (issue 47, item 3): an upgrade within a subscription group, told by the
+    # DID_CHANGE_RENEWAL_PREF / UPGRADE notification alone (Apple does not resend the old plan).
+    basic, premium = "com.example.basic.monthly", "com.example.premium.monthly"
+
+    def upgraded(original):
+        return [
+            notification("SUBSCRIBED", "2026-01-01T00:00:02Z",
+                         transaction(original, original, basic, "2026-01-01", "2026-02-01",
+                                     "2026-01-01", subscriptionGroupIdentifier="21000001"),
+                         renewal(original, basic, "2026-01-01T00:00:02Z"),
+                         subtype="INITIAL_BUY", uuid="uuid-tier-%s-1" % original, status=1),
+            notification("DID_CHANGE_RENEWAL_PREF", "2026-01-15T12:00:02Z",
+                         transaction(str(int(original) + 1), original, premium,
+                                     "2026-01-15T12:00:00Z", "2026-02-15T12:00:00Z",
+                                     "2026-01-15T12:00:00Z", first="2026-01-01",
+                                     subscriptionGroupIdentifier="21000001"),
+                         renewal(original, premium, "2026-01-15T12:00:02Z"),
+                         subtype="UPGRADE", uuid="uuid-tier-%s-2" % original, status=1)]
+
+    yield "upgrade-to-a-tier-that-includes-the-old-one", {
+        "name": "Upgrade from basic to premium, which includes basic, from the notification alone",
+        "notes": "The catalog's premium product unlocks two entitlements, premium and basic (\"premium includes basic\"). The customer upgrades on January 15 within the subscription group; only the DID_CHANGE_RENEWAL_PREF / UPGRADE notification tells it (its transaction is the premium one; Apple does not resend the basic one). The basic plan ends at the upgrade, and basic goes on unbroken through premium: one period to February 15, given by premium from the upgrade, renewing into premium. premium starts at the upgrade. No diagnostic: the upgrade has its successor.",
+        "products": [product(basic, "basic"),
+                     {"id": premium, "type": "autoRenewable", "duration": "P1M",
+                      "entitlements": ["premium", "basic"]}],
+        "documents": upgraded("2000001000000001"),
+        "expect": [
+            {"entitlement": "basic",
+             "periods": [{"start": "2026-01-01", "end": "2026-02-15T12:00:00Z"}]},
+            {"entitlement": "basic", "at": "2026-01-20", "state": "active",
+             "expiresAt": "2026-02-15T12:00:00Z", "willRenew": True, "nextProductId": premium},
+            {"entitlement": "premium",
+             "periods": [{"start": "2026-01-15T12:00:00Z", "end": "2026-02-15T12:00:00Z"}]},
+            {"entitlement": "premium", "at": "2026-01-15T11:59:59.999Z",
+             "state": "notSubscribed"},
+            {"entitlement": "premium", "at": "2026-01-20", "state": "active", "willRenew": True},
+            {"diagnostics": 0}]}
+
+    yield "upgrade-ends-the-old-plan-from-the-notification-alone", {
+        "name": "Upgrade from basic to a premium that does not include it: basic ends at the upgrade",
+        "notes": "The same upgrade on January 15, told by the DID_CHANGE_RENEWAL_PREF / UPGRADE notification alone, but premium unlocks only premium. The basic plan ends at the upgrade all the same (Apple's upgrade takes effect at once), not at its own expiry on February 1, and it will not renew: basic is expired from the upgrade. premium is active from it.",
+        "products": [product(basic, "basic"), product(premium, "premium")],
+        "documents": upgraded("2000001100000001"),
+        "expect": [
+            {"entitlement": "basic",
+             "periods": [{"start": "2026-01-01", "end": "2026-01-15T12:00:00Z"}]},
+            {"entitlement": "basic", "at": "2026-01-15T11:59:59.999Z", "state": "active",
+             "expiresAt": "2026-01-15T12:00:00Z"},
+            {"entitlement": "basic", "at": "2026-01-20", "state": "expired",
+             "entitled": False},
+            {"entitlement": "premium",
+             "periods": [{"start": "2026-01-15T12:00:00Z", "end": "2026-02-15T12:00:00Z"}]},
+            {"entitlement": "premium", "at": "2026-01-20", "state": "active", "willRenew": True,
+             "nextProductId": premium},
+            {"diagnostics": 0}]}
 
 
 def main():

@@ -208,7 +208,7 @@ public struct Explanation: Sendable {
   /// The catalog's products of an entitlement, with their kind and duration; without a
   /// catalog, the products its entries name.
   func productNames(of entitlement: EntitlementEvaluation) -> String {
-    let listed = catalog.products.values.filter { $0.entitlement == entitlement.id }
+    let listed = catalog.products.values.filter { $0.entitlements.contains(entitlement.id) }
       .sorted { $0.id < $1.id }
     if !listed.isEmpty {
       return listed.map { product in

@@ -323,7 +323,8 @@ extension Scenario {
     for (index, value) in elements.enumerated() {
       let path = "\(list.1)[\(index)]"
       let object = try StrictObject(
-        value, path: path, file: file, allowed: ["id", "type", "duration", "entitlement"])
+        value, path: path, file: file,
+        allowed: ["id", "type", "duration", "entitlement", "entitlements"])
       let id = try object.requiredString("id")
       guard seen.insert(id).inserted else { throw object.fail("id", "\"\(id)\" is listed twice") }
       guard let type = try object.oneOf("type", ProductKind.self) else {
@@ -338,10 +339,24 @@ extension Scenario {
       if type == .nonRenewing, duration == nil {
         throw object.fail("duration", "required for a nonRenewing product")
       }
+      // `entitlement` names its own; `entitlements` (our addition) all it unlocks, its own
+      // first; both given, the list follows the one.
+      var unlocked = try object.string("entitlement").map { [EntitlementID(rawValue: $0)] } ?? []
+      if let list = try object.array("entitlements") {
+        guard !list.isEmpty else { throw object.fail("entitlements", "expected at least one") }
+        for (element, elementPath) in list {
+          guard case .string(let name) = element else {
+            throw ScenarioError(
+              file: file, path: elementPath,
+              message: "expected an entitlement id, found \(element.kindDescription)")
+          }
+          unlocked.append(EntitlementID(rawValue: name))
+        }
+      }
       products.append(
         CatalogProduct(
           id: ProductID(id), type: type, duration: duration,
-          entitlement: try object.string("entitlement").map(EntitlementID.init(rawValue:))))
+          entitlements: unlocked.isEmpty ? [EntitlementID(id)] : unlocked))
     }
     return ProductCatalog(products)
   }

@@ -179,6 +179,16 @@ struct ScenarioReadingTests {
       json:
         #"{"name": "x", "products": [{"id": "p", "type": "consumable"}, {"id": "p", "type": "consumable"}], "expect": []}"#,
       error: #"f.json: products[1].id: "p" is listed twice"#),
+    .init(
+      name: "a product unlocking an empty list",
+      json:
+        #"{"name": "x", "products": [{"id": "p", "type": "nonConsumable", "entitlements": []}], "expect": []}"#,
+      error: #"f.json: products[0].entitlements: expected at least one"#),
+    .init(
+      name: "a product unlocking a number",
+      json:
+        #"{"name": "x", "products": [{"id": "p", "type": "nonConsumable", "entitlements": ["a", 2]}], "expect": []}"#,
+      error: #"f.json: products[0].entitlements[1]: expected an entitlement id, found a number"#),
   ]
 
   @Test(arguments: bad)

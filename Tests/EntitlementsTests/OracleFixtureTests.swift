@@ -132,9 +132,13 @@ extension RealDocuments {
         #expect(record == reference)
       }
       // REFUND of an older, already-expired transaction (MANIFEST): that one is revoked.
-      let refunded = reference.history.entries.filter { $0.cancellationDate != nil }
+      let refunded = reference.history.entries.filter(\.isRefunded)
       #expect(refunded.map(\.transactionID) == ["2000001032604840"])
       #expect(refunded.first?.cancellationDate?.millisecondsSince1970 == 1_760_591_999_000)
+      // The upgraded transaction ends at the upgrade, as Apple's own copy of it would say.
+      let upgraded = reference.history.entries.filter(\.isUpgraded)
+      #expect(upgraded.count == 1)
+      #expect(upgraded.first?.cancellationDate != nil)
     }
   }
 }

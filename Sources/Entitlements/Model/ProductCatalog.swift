@@ -1,4 +1,4 @@
-/// The optional product catalog: per product id, its type, duration and entitlement (SPEC §2).
+/// The optional product catalog: per product id, its type, duration and entitlements (SPEC §2).
 ///
 /// Without a catalog (``ProductCatalog/empty``) an entry with `expires_date` is taken as an
 /// auto-renewable subscription, and entries are grouped into entitlements by
@@ -23,6 +23,9 @@ public struct ProductCatalog: Hashable, Sendable {
   /// which are scanned: comparing a product id with a handful of ids is cheaper than hashing
   /// it, and every evaluation looks up the products it meets.
   private let positions: [ProductID: Int]?
+  /// The entitlements some product unlocks besides its own, sorted: their groups gather the
+  /// entries of several products (``ProductClassification``). Empty in most catalogs.
+  let sharedEntitlements: [EntitlementID]
 
   /// Creates a catalog. When an id appears twice, the later product replaces the earlier.
   ///
@@ -36,6 +39,7 @@ public struct ProductCatalog: Hashable, Sendable {
     positions =
       listed.count <= 16
       ? nil : Dictionary(uniqueKeysWithValues: listed.indices.map { (listed[$0].id, $0) })
+    sharedEntitlements = Set(listed.flatMap { $0.unlocked.dropFirst() }).sorted()
   }
 
   /// No catalog: types and grouping are inferred from the entries (SPEC §2).

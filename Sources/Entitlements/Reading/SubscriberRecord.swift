@@ -340,8 +340,12 @@ public struct SubscriberRecord: Hashable, Sendable {
       index += 1
     }
     guard index < upgrades.count, upgrades[index].upgradedAt < expires else { return entry }
+    // Apple's own copy of the upgraded transaction ends at the upgrade (its `revocationDate`);
+    // the notification does not resend it, so the upgrade's instant stands for it: the old
+    // plan ends there whatever entitlements the new plan unlocks.
     var marked = entry
     marked.isUpgraded = true
+    if marked.cancellationDate == nil { marked.cancellationDate = upgrades[index].upgradedAt }
     return marked
   }
 

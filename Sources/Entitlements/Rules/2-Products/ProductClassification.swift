@@ -1,4 +1,5 @@
-/// Gives each entry a product type and an entitlement (SPEC §2).
+/// Gives each entry a product type and its entitlements (SPEC §2): its product's own, and
+/// those the product unlocks besides.
 ///
 /// With the product in the catalog, the catalog decides. Without a catalog, an entry with
 /// `expires_date` is auto-renewable and entries group by `original_transaction_id`, which
@@ -138,8 +139,48 @@ enum ProductClassification {
     }
     builder.end(before: count)
     var result = builder.result
+    if !catalog.sharedEntitlements.isEmpty {
+      share(catalog.sharedEntitlements, in: &result, order: order, of: entries, catalog: catalog)
+    }
     if result.groups.count > 1 { result.groups.sort { $0.id < $1.id } }
     return result
+  }
+
+  /// The groups of entitlements that products unlock besides their own ("premium includes
+  /// basic"), made again from every entry whose catalog product unlocks them: an entry may
+  /// then count in several groups. Out of line: most catalogs have none.
+  @inline(never)
+  private static func share(
+    _ shared: [EntitlementID], in result: inout Classification, order: [Int]?,
+    of entries: [ReceiptEntry], catalog: ProductCatalog
+  ) {
+    let count = order?.count ?? entries.count
+    for entitlement in shared {
+      let existing = result.groups.firstIndex { $0.id == entitlement }
+      var group = Group(id: entitlement, order: order)
+      if let existing { group.diagnostics = result.groups[existing].diagnostics }
+      var run: (start: Int, type: ProductKind)?
+      for position in 0..<count {
+        let entry = entries[order?[position] ?? position]
+        let product = catalog.position(of: entry.productID).map { catalog.listed[$0] }
+        guard let product, product.type != .consumable,
+          product.unlocked.contains(entitlement)
+        else {
+          if let open = run { group.add(Group.Run(positions: open.start..<position, productType: open.type)) }
+          run = nil
+          continue
+        }
+        if let open = run, open.type == product.type { continue }
+        if let open = run { group.add(Group.Run(positions: open.start..<position, productType: open.type)) }
+        run = (position, product.type)
+      }
+      if let open = run { group.add(Group.Run(positions: open.start..<count, productType: open.type)) }
+      if let existing {
+        result.groups[existing] = group
+      } else if group.runCount > 0 {
+        result.groups.append(group)
+      }
+    }
   }
 
   /// The classification being made, and the run being read: its group, first position and
