@@ -1,4 +1,5 @@
 import Dispatch
+import Entitlements
 import EntitlementsVerification
 
 #if canImport(Glibc)
@@ -135,9 +136,14 @@ extension BatchEvaluation {
     private var queue: [Pending] = []
     private var closed = false
 
-    /// Workers that answer each line with `evaluate`, on up to `jobs` threads.
-    init(jobs: Int, evaluate: @escaping Evaluate) {
+    /// What each thread's scratch knows up to (``Scratch/init(knownAt:)``).
+    private let knownAt: Instant?
+
+    /// Workers that answer each line with `evaluate`, on up to `jobs` threads, each with a
+    /// scratch whose record knows up to `knownAt`.
+    init(jobs: Int, knownAt: Instant? = nil, evaluate: @escaping Evaluate) {
       self.evaluate = evaluate
+      self.knownAt = knownAt
       limit = max(1, jobs)
       pthread_mutex_init(mutex, nil)
       pthread_cond_init(condition, nil)
@@ -189,7 +195,7 @@ extension BatchEvaluation {
     /// nothing): what ``waitForAnswers(of:)`` does before it waits.
     func answerIfNoThreadRuns(_ pending: Pending) {
       guard threads.isEmpty else { return }
-      var scratch = callerScratch.take() ?? Scratch()
+      var scratch = callerScratch.take() ?? Scratch(knownAt: knownAt)
       answer(pending, scratch: &scratch)
       callerScratch = scratch
       // No thread takes it out of the queue (``next()`` does, for the threads).
@@ -258,7 +264,7 @@ extension BatchEvaluation {
     /// One thread's work: lines, a few at a time, from one batch after another, until the
     /// workers are closed.
     private func work() {
-      var scratch = Scratch()
+      var scratch = Scratch(knownAt: knownAt)
       while let pending = next() { answer(pending, scratch: &scratch) }
     }
 

@@ -39,6 +39,8 @@ struct BatchEvaluation: Sendable {
   let evaluator: Evaluator
   /// The instant of each status.
   let at: Instant
+  /// With `--known-at`: only the documents known then count (``SubscriberRecord/init(knownAt:)``).
+  var knownAt: Instant?
   /// About how many bytes of input a batch holds: the memory the command needs is a small
   /// multiple of it, whatever the input's length.
   var batchBytes = 8 << 20
@@ -55,7 +57,12 @@ struct BatchEvaluation: Sendable {
   /// record whose memory the next subscriber reuses (``SubscriberRecord/reset()``).
   struct Scratch {
     var memo = DocumentReader.Memo()
-    var record = SubscriberRecord()
+    var record: SubscriberRecord
+
+    /// A thread's scratch; its record knows only what was known at `knownAt`, when given.
+    init(knownAt: Instant? = nil) {
+      record = knownAt.map(SubscriberRecord.init(knownAt:)) ?? SubscriberRecord()
+    }
   }
 
   /// The output line (without its newline) for input line `number` (counted from 1), and
@@ -426,7 +433,7 @@ struct BatchEvaluation: Sendable {
   ) rethrows -> Int {
     precondition(readSize > 0, "reads of \(readSize) bytes")
     var batcher = Batcher(batchBytes: batchBytes, readSize: readSize, maxLineBytes: maxLineBytes)
-    let workers = Workers(jobs: jobs) { line, number, scratch in
+    let workers = Workers(jobs: jobs, knownAt: knownAt) { line, number, scratch in
       evaluate(line, number: number, scratch: &scratch)
     }
     defer { workers.close() }

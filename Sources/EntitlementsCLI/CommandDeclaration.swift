@@ -94,6 +94,11 @@ struct CommandDeclaration: Sendable {
   static let bundleID = Option("--bundle-id", "ID", "the bundleId payloads must carry")
   static let environment = Option(
     "--environment", "ENV", "Production, Sandbox, Xcode or LocalTesting")
+  static let knownAt = Option(
+    "--known-at", "INSTANT",
+    "answer as then: only documents signed by INSTANT count (one without a signing date from "
+      + "its own dates: an entry from its purchase, its refund from the refund's date); the "
+      + "status is at INSTANT unless --at is given")
   static let policy = Option(
     "--policy", "FILE",
     "the policies (SPEC §4–§8): a JSON file of the scenario format's \"policy\" object "
@@ -150,7 +155,7 @@ struct CommandDeclaration: Sendable {
           "--max-bytes", "N",
           "the most bytes a file may hold (default 268435456, 256 MiB): a larger one is "
             + "refused, not read"),
-        policy,
+        policy, knownAt,
       ],
       epilogue: """
         Without --verify, JWS are decoded, not verified.
@@ -188,7 +193,7 @@ struct CommandDeclaration: Sendable {
           "--max-bytes", "N",
           "the most bytes a line may hold (default 268435456, 256 MiB): a longer line gets an "
             + "error line, its bytes dropped unread, and the stream goes on"),
-        policy,
+        policy, knownAt,
       ],
       epilogue: """
         A progress line goes to standard error when it is a terminal.

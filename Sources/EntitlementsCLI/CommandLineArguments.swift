@@ -16,11 +16,11 @@ public enum Command: Hashable, Sendable {
   /// every JWS is verified before it is read.
   case explain(
     files: [String], catalog: String?, at: Instant?, json: Bool, html: String?,
-    verify: VerifyOptions?, maxBytes: Int? = nil, policy: String? = nil)
+    verify: VerifyOptions?, maxBytes: Int? = nil, policy: String? = nil, knownAt: Instant? = nil)
   /// `entitlements evaluate`: `nil` or `-` reads standard input; `maxBytes` bounds a line.
   case evaluate(
     input: String?, catalog: String?, at: Instant?, jobs: Int?, maxBytes: Int? = nil,
-    policy: String? = nil)
+    policy: String? = nil, knownAt: Instant? = nil)
   /// `entitlements timeline`: the file, the instant marked, the picture and its range.
   case timeline(file: String, at: Instant?, svg: String, from: Instant?, to: Instant?)
   /// `entitlements verify`: the files, roots and expected claims.
@@ -184,7 +184,8 @@ public enum CommandLineArguments {
       guard operands.count <= 1 else { throw fail("evaluate reads one FILE, or standard input") }
       return .evaluate(
         input: operands.first, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
-        jobs: try jobs(), maxBytes: try maxBytes(), policy: try nonEmpty("--policy"))
+        jobs: try jobs(), maxBytes: try maxBytes(), policy: try nonEmpty("--policy"),
+        knownAt: try instant("--known-at"))
     case "explain":
       guard !operands.isEmpty else { throw fail("explain needs a FILE") }
       let verifies = flag("--verify")
@@ -195,7 +196,7 @@ public enum CommandLineArguments {
         files: operands, catalog: try nonEmpty("--catalog"), at: try instant("--at"),
         json: flag("--json"), html: try nonEmpty("--html"),
         verify: verifies ? try verifyOptions(values, declaration) : nil, maxBytes: try maxBytes(),
-        policy: try nonEmpty("--policy"))
+        policy: try nonEmpty("--policy"), knownAt: try instant("--known-at"))
     case "verify":
       guard !operands.isEmpty else { throw fail("verify needs a FILE") }
       var options = try verifyOptions(values, declaration)

@@ -67,7 +67,8 @@ public enum EntitlementsTool {
         write(report.render(), to: html, &run)
       }
     case .explain(
-      let files, let catalog, let at, let json, let html, let verify, let maxBytes, let policy):
+      let files, let catalog, let at, let json, let html, let verify, let maxBytes, let policy,
+      let knownAt):
       var verifier: AppStoreSignatureVerifier?
       if let verify {
         guard let made = VerifyCommand.verifier(verify, &run) else { return run }
@@ -75,7 +76,8 @@ public enum EntitlementsTool {
       }
       guard
         let explanation = explanation(
-          of: files, catalog: catalog, policy: policy, at: at ?? now, verifier: verifier,
+          of: files, catalog: catalog, policy: policy, at: at ?? knownAt ?? now,
+          knownAt: knownAt, verifier: verifier,
           maxBytes: maxBytes ?? FileSystem.defaultMaximumBytes, &run)
       else { return run }
       run.output = (json ? explanation.jsonText(indent: 2) : explanation.text) + "\n"
@@ -85,19 +87,20 @@ public enum EntitlementsTool {
         let section = HTMLReportSection(
           title: names.joined(separator: ", "), file: files.joined(separator: ", "),
           explanation: explanation,
-          range: at == nil ? .history : .historyAndInstant)
+          range: at == nil && knownAt == nil ? .history : .historyAndInstant)
         let report = HTMLReport(
           title: "Explanation", subtitle: subtitle(now: now), sections: [section])
         write(report.render(), to: html, &run)
       }
-    case .evaluate(let input, let catalog, let at, let jobs, let maxBytes, let policy):
+    case .evaluate(let input, let catalog, let at, let jobs, let maxBytes, let policy, let knownAt):
       // In memory, for tests and small inputs; the process streams (``stream(_:now:)``).
       var output: [UInt8] = []
       var errors: [UInt8] = []
       let stdin = StandardStreams.standardInput()
       run.status = evaluate(
-        input: input, catalog: catalog, policy: policy, at: at ?? now, jobs: jobs ?? 1,
-        maxBytes: maxBytes, standardInput: stdin, write: { output += $0 },
+        input: input, catalog: catalog, policy: policy, at: at ?? knownAt ?? now,
+        knownAt: knownAt, jobs: jobs ?? 1, maxBytes: maxBytes, standardInput: stdin,
+        write: { output += $0 },
         writeError: { errors += $0 },
         showsProgress: false)
       run.output = String(decoding: output, as: UTF8.self)
@@ -128,7 +131,7 @@ public enum EntitlementsTool {
         FileSystem.isDirectory(path) ? FileSystem.scenarioFiles(under: path) : [path]
       }
       (outputs, inputs) = ([("--html", html)], files)
-    case .explain(let files, let catalog, _, _, let html, let verify, _, let policy):
+    case .explain(let files, let catalog, _, _, let html, let verify, _, let policy, _):
       (outputs, inputs) = (
         [("--html", html)],
         files + [catalog, policy].compactMap { $0 } + (verify?.roots ?? [])
@@ -153,11 +156,13 @@ public enum EntitlementsTool {
   ///   - now: The instant used when `--at` is not given.
   /// - Returns: The exit status.
   public static func stream(_ arguments: [String], now: Instant = Instant(Date())) -> Int32 {
-    if case .evaluate(let input, let catalog, let at, let jobs, let maxBytes, let policy)? =
+    if case .evaluate(
+      let input, let catalog, let at, let jobs, let maxBytes, let policy, let knownAt)? =
       try? CommandLineArguments.parse(arguments)
     {
       return evaluate(
-        input: input, catalog: catalog, policy: policy, at: at ?? now,
+        input: input, catalog: catalog, policy: policy, at: at ?? knownAt ?? now,
+        knownAt: knownAt,
         jobs: jobs ?? UsableCores.here(), maxBytes: maxBytes,
         standardInput: StandardStreams.standardInput(),
         standardInputWait: StandardStreams.standardInputWaiter(),
@@ -173,7 +178,8 @@ public enum EntitlementsTool {
   /// `evaluate`: the batch of subscribers from `input` (a file, or standard input for `nil`
   /// or `-`), each line's output written with `write`.
   static func evaluate(
-    input: String?, catalog: String?, policy: String? = nil, at: Instant, jobs: Int,
+    input: String?, catalog: String?, policy: String? = nil, at: Instant,
+    knownAt: Instant? = nil, jobs: Int,
     maxBytes: Int? = nil,
     standardInput: @escaping BatchEvaluation.Read,
     standardInputWait: BatchEvaluation.Wait? = nil, write: ([UInt8]) -> Void,
@@ -221,7 +227,8 @@ public enum EntitlementsTool {
     }
     let started = DispatchTime.now().uptimeNanoseconds
     var batch = BatchEvaluation(
-      evaluator: Evaluator(catalog: products ?? .empty, policy: policies ?? Policy()), at: at)
+      evaluator: Evaluator(catalog: products ?? .empty, policy: policies ?? Policy()), at: at,
+      knownAt: knownAt)
     if let maxBytes { batch.maxLineBytes = maxBytes }
     let failed: Int
     do {
@@ -349,7 +356,7 @@ public enum EntitlementsTool {
   /// documents, evaluated with the catalog of `catalog` when given.
   static func explanation(
     of files: [String], catalog: String?, policy: String? = nil, at: Instant,
-    verifier: (any SignedPayloadVerifier)? = nil,
+    knownAt: Instant? = nil, verifier: (any SignedPayloadVerifier)? = nil,
     maxBytes: Int = FileSystem.defaultMaximumBytes, _ run: inout Run
   ) -> Explanation? {
     // Mapped, not copied: Apple's documents are read where they lie (FileSystem.mapped).
@@ -380,7 +387,8 @@ public enum EntitlementsTool {
           run.status = 2
           return nil
         }
-        let scenario = try Scenario(json: Array(contents[0].bytes), file: files[0])
+        let scenario = try Scenario(
+          json: Array(contents[0].bytes), file: files[0], knownAt: knownAt)
         return Explanation(
           evaluation: scenario.evaluate(), releases: scenario.releases, at: at,
           readingDiagnostics: scenario.readingDiagnostics, environment: scenario.environment,
@@ -392,7 +400,7 @@ public enum EntitlementsTool {
       let policies = try policy.map { file throws(ScenarioError) in
         try Scenario.policy(json: Array(contents[contents.count - 1].bytes), file: file)
       }
-      var record = SubscriberRecord()
+      var record = knownAt.map(SubscriberRecord.init(knownAt:)) ?? SubscriberRecord()
       for (file, contents) in contents.prefix(files.count) {
         let bytes = JSONFile.withoutByteOrderMark(contents)
         do {

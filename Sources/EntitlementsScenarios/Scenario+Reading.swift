@@ -42,8 +42,10 @@ extension Scenario {
   /// - Parameters:
   ///   - json: The file's bytes.
   ///   - file: Its name, for errors and reports.
+  ///   - knownAt: When given, only the documents known then count
+  ///     (``SubscriberRecord/init(knownAt:)``): what would have been answered at that instant.
   /// - Throws: ``ScenarioError`` naming the file, the key path and the problem.
-  public init(json: [UInt8], file: String) throws(ScenarioError) {
+  public init(json: [UInt8], file: String, knownAt: Instant? = nil) throws(ScenarioError) {
     let value = try Self.strictJSON(json, file: file)
     let top = try StrictObject(value, path: "", file: file, allowed: Self.topKeys)
     self.file = file
@@ -58,7 +60,7 @@ extension Scenario {
       try Self.check(value, path: path, file: file, releases: releaseIDs)
     }
 
-    var record = SubscriberRecord()
+    var record = knownAt.map(SubscriberRecord.init(knownAt:)) ?? SubscriberRecord()
     if let receipt = top.value("receipt") {
       do throws(ReadError) {
         let response = try VerifyReceiptResponse(value: receipt, path: "receipt")

@@ -209,12 +209,15 @@ struct CommandLineArgumentsTests {
         [
           "--catalog FILE", "--at INSTANT", "--json", "--html REPORT.html", "--verify",
           "--root DER", "--bundle-id ID", "--environment ENV", "--max-bytes N",
-          "--policy FILE",
+          "--policy FILE", "--known-at INSTANT",
         ]
       ),
       (
         "evaluate",
-        ["--at INSTANT", "--catalog FILE", "--jobs N", "--max-bytes N", "--policy FILE"]
+        [
+          "--at INSTANT", "--catalog FILE", "--jobs N", "--max-bytes N", "--policy FILE",
+          "--known-at INSTANT",
+        ]
       ),
       ("timeline", ["--svg OUT.svg", "--at INSTANT", "--from INSTANT", "--to INSTANT"]),
       (

@@ -839,3 +839,73 @@ struct PolicyOptionTests {
     #expect(run.errors.contains("--policy is for Apple's documents: a scenario has its own"))
   }
 }
+
+/// `--known-at INSTANT` for `explain` and `evaluate`: only the documents signed by then count,
+/// and the status is asked then: what a backend would have answered at that instant.
+@Suite("explain and evaluate --known-at")
+struct KnownAtOptionTests {
+  /// basic bought on January 1 (to February 1), upgraded to premium on January 15 at noon:
+  /// in hindsight basic ends at the upgrade; as known on January 10, it runs to February 1.
+  static let scenario = repositoryRoot.appendingPathComponent(
+    "Scenarios/upgrade-ends-the-old-plan-from-the-notification-alone.json"
+  ).path
+
+  static func basic(_ output: String, _ key: String) throws -> JSONValue? {
+    let entitlements = try JSONValue(parsing: Array(output.utf8))["entitlements"]
+    for index in 0..<2 where entitlements?[index]?["id"] == .string("basic") {
+      return entitlements?[index]?["status"]?[key]
+    }
+    return nil
+  }
+
+  @Test func explainAnswersAsThen() throws {
+    let hindsight = EntitlementsTool.run(["explain", Self.scenario, "--json", "--at", "2026-01-10"])
+    let then = EntitlementsTool.run([
+      "explain", Self.scenario, "--json", "--known-at", "2026-01-10",
+    ])
+    #expect(hindsight.status == 0 && then.status == 0, "\(hindsight.errors)\(then.errors)")
+    #expect(try Self.basic(hindsight.output, "expiresAt") == .string("2026-01-15T12:00:00Z"))
+    #expect(try Self.basic(then.output, "expiresAt") == .string("2026-02-01T00:00:00Z"))
+    #expect(try Self.basic(then.output, "willRenew") == .bool(true))
+    // Known then, asked later: the status at --at, from what was known at --known-at.
+    let later = EntitlementsTool.run([
+      "explain", Self.scenario, "--json", "--known-at", "2026-01-10", "--at", "2026-01-20",
+    ])
+    #expect(try Self.basic(later.output, "state") == .string("active"))
+  }
+
+  @Test func evaluateAnswersAsThen() throws {
+    let file = try Data(contentsOf: URL(fileURLWithPath: Self.scenario))
+    let object = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+    let documents = try JSONSerialization.data(withJSONObject: object["documents"] ?? [])
+    let catalog = try JSONSerialization.data(withJSONObject: object["products"] ?? [])
+    let line =
+      #"{"subscriber": "s", "documents": "# + String(decoding: documents, as: UTF8.self) + "}"
+    let input = try ExplainDocumentsTests.temporary("known-at.jsonl", line)
+    let products = try ExplainDocumentsTests.temporary(
+      "known-at-products.json", String(decoding: catalog, as: UTF8.self))
+    defer {
+      try? FileManager.default.removeItem(atPath: input)
+      try? FileManager.default.removeItem(atPath: products)
+    }
+    func basic(_ extra: [String]) throws -> JSONValue? {
+      let run = EntitlementsTool.run(["evaluate", input, "--catalog", products] + extra)
+      #expect(run.status == 0, "\(run.errors)")
+      let entitlements = try JSONValue(parsing: Array(run.output.utf8))["entitlements"]
+      return entitlements?[0]?["entitlement"] == .string("basic")
+        ? entitlements?[0] : entitlements?[1]
+    }
+    #expect(try basic(["--at", "2026-01-10"])?["expiresAt"] == .string("2026-01-15T12:00:00Z"))
+    #expect(
+      try basic(["--known-at", "2026-01-10"])?["expiresAt"] == .string("2026-02-01T00:00:00Z"))
+    #expect(
+      try basic(["--known-at", "2026-01-10", "--jobs", "2"])?["expiresAt"]
+        == .string("2026-02-01T00:00:00Z"))
+  }
+
+  @Test func aBadInstantNamesTheOption() {
+    let run = EntitlementsTool.run(["explain", Self.scenario, "--known-at", "soon"])
+    #expect(run.status == 64)
+    #expect(run.errors.contains("--known-at"), "\(run.errors)")
+  }
+}

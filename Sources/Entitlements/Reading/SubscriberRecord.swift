@@ -57,8 +57,31 @@ public struct SubscriberRecord: Hashable, Sendable {
     let signedDate: Instant
   }
 
+  /// The instant this record knows documents up to (``init(knownAt:)``); `nil` for a record
+  /// that takes in every document.
+  public private(set) var knownAt: Instant?
+
   /// An empty record.
   public init() {}
+
+  /// An empty record that takes in only what was known at `knownAt`: "what would we have
+  /// answered then" (issue 47). A document signed after it is left out whole: a dated one
+  /// by its ``PurchaseDocument/timestamp``, each transaction of a history page and each
+  /// notification of a notification history page by its own `signedDate`. A document with no
+  /// signing date counts from its own dates: each entry from its purchase date, its refund
+  /// from its `cancellation_date` (the entry without it before), dated evidence in it from
+  /// its date, and its undated renewal info once every entry of the document is known.
+  ///
+  /// ```swift
+  /// var then = SubscriberRecord(knownAt: incident)
+  /// for document in stored { then.fold(document) }
+  /// Evaluator(catalog: catalog).evaluate(then.history)["premium"]?.status(at: incident)
+  /// ```
+  ///
+  /// - Parameter knownAt: The instant the answer is given as of.
+  public init(knownAt: Instant) {
+    self.knownAt = knownAt
+  }
 
   /// Makes the record a new one for the next subscriber's documents, keeping the memory of its
   /// entry buffers when they hold up to ``entriesKept`` entries: a batch that folds one
@@ -77,7 +100,9 @@ public struct SubscriberRecord: Hashable, Sendable {
       timestamps.removeAll(keepingCapacity: true)
       positions.removeAll(keepingCapacity: true)
     }
+    let knownAt = knownAt
     self = SubscriberRecord()
+    self.knownAt = knownAt
     self.entries = entries
     entryTimestamps = timestamps
     self.positions = positions
@@ -91,6 +116,10 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// - Parameter document: A document from ``DocumentReader`` or any reader.
   /// - Complexity: O(n) for the document's n entries.
   public mutating func fold(_ document: some PurchaseDocument) {
+    if let knownAt {
+      fold(document, knownAt: knownAt)
+      return
+    }
     let timestamp = document.timestamp ?? .distantPast
     let incoming = document.entries
     reserve(incoming.count)
@@ -115,6 +144,12 @@ public struct SubscriberRecord: Hashable, Sendable {
     transactionEntry entry: consuming ReceiptEntry?, environment: StoreEnvironment?,
     timestamp: Instant?, diagnostics noted: [Diagnostic] = []
   ) {
+    var entry = entry.take()
+    if let knownAt {
+      // Signed after the instant: not known then. Undated: from its own dates.
+      if let timestamp, timestamp > knownAt { return }
+      if timestamp == nil { entry = entry.flatMap { Self.known($0, at: knownAt) } }
+    }
     let timestamp = timestamp ?? .distantPast
     // Its evidence, as ``foldEvidence(of:from:)`` folds it: a transaction carries no renewal
     // info, recovery, upgrade, notification or status, only diagnostics and an environment.
@@ -167,22 +202,98 @@ public struct SubscriberRecord: Hashable, Sendable {
     }
   }
 
-  private mutating func foldEvidence(of document: some PurchaseDocument, from timestamp: Instant) {
-    for info in document.renewalInfo {
-      if let signedDate = info.signedDate {
-        let key = DatedKey(subscription: info.originalTransactionID, signedDate: signedDate)
-        if let kept = datedInfos[key], !RenewalInfo.precedes(info, kept) { continue }
-        datedInfos[key] = info
-      } else {
-        if let kept = undatedInfos[info.originalTransactionID],
-          kept.timestamp > timestamp
-            || (kept.timestamp == timestamp && !RenewalInfo.precedes(info, kept.info))
-        {
-          continue
-        }
-        undatedInfos[info.originalTransactionID] = (info, timestamp)
-      }
+  /// Folds what was known of `document` at `knownAt` (``init(knownAt:)``). Out of line: only
+  /// records made to know up to an instant come here.
+  @inline(never)
+  private mutating func fold(_ document: some PurchaseDocument, knownAt: Instant) {
+    // Pages: each part by its own date.
+    if let page = document as? TransactionHistoryResponse {
+      if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
+      for transaction in page.transactions { fold(transaction: transaction) }
+      return
     }
+    if let page = document as? NotificationHistoryPage {
+      if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
+      for notification in page.notificationPayloads { fold(notification) }
+      return
+    }
+    if let timestamp = document.timestamp {
+      guard timestamp <= knownAt else { return }
+      let incoming = document.entries
+      reserve(incoming.count)
+      for entry in incoming { fold(entry, from: timestamp) }
+      foldEvidence(of: document, from: timestamp)
+      return
+    }
+    // No signing date: each entry from its own dates.
+    var whole = true
+    for entry in document.entries {
+      guard let known = Self.known(entry, at: knownAt) else {
+        whole = false
+        continue
+      }
+      if known != entry { whole = false }
+      reserve(1)
+      fold(known, from: .distantPast)
+    }
+    foldEvidence(of: document, from: .distantPast, knownAt: knownAt, undatedInfos: whole)
+  }
+
+  /// Keeps a renewal info from a document dated `timestamp`: dated, one per subscription and
+  /// instant; undated, the newest document's per subscription.
+  private mutating func foldInfo(_ info: RenewalInfo, from timestamp: Instant) {
+    if let signedDate = info.signedDate {
+      let key = DatedKey(subscription: info.originalTransactionID, signedDate: signedDate)
+      if let kept = datedInfos[key], !RenewalInfo.precedes(info, kept) { return }
+      datedInfos[key] = info
+    } else {
+      if let kept = undatedInfos[info.originalTransactionID],
+        kept.timestamp > timestamp
+          || (kept.timestamp == timestamp && !RenewalInfo.precedes(info, kept.info))
+      {
+        return
+      }
+      undatedInfos[info.originalTransactionID] = (info, timestamp)
+    }
+  }
+
+  /// `entry` as known at `instant` from its own dates: `nil` before its purchase; without
+  /// its refund before the refund's date.
+  private static func known(_ entry: ReceiptEntry, at instant: Instant) -> ReceiptEntry? {
+    if let purchase = entry.purchaseDate, purchase > instant { return nil }
+    guard let refund = entry.cancellationDate, refund > instant else { return entry }
+    var before = entry
+    before.cancellationDate = nil
+    before.rawCancellationReason = nil
+    before.rawRevocationType = nil
+    before.revocationPercentage = nil
+    return before
+  }
+
+  /// Folds the evidence of `document` dated by `timestamp`; with `knownAt`, only what is
+  /// dated at or before it, and undated renewal info only when `undatedInfos`.
+  private mutating func foldEvidence(
+    of document: some PurchaseDocument, from timestamp: Instant, knownAt: Instant,
+    undatedInfos: Bool
+  ) {
+    for info in document.renewalInfo {
+      guard info.signedDate.map({ $0 <= knownAt }) ?? undatedInfos else { continue }
+      foldInfo(info, from: timestamp)
+    }
+    let recovered = document.billingRecoveries.filter { $0.renewedAt <= knownAt }
+    let upgraded = document.upgrades.filter { $0.upgradedAt <= knownAt }
+    let notified = document.notifications.filter { $0.signedDate <= knownAt }
+    let stated = document.appleStatuses.filter { $0.at <= knownAt }
+    if !recovered.isEmpty { recoveries.formUnion(recovered) }
+    if !upgraded.isEmpty { upgrades.formUnion(upgraded) }
+    if !notified.isEmpty { notifications.formUnion(notified) }
+    if !stated.isEmpty { appleStatuses.formUnion(stated) }
+    if !document.diagnostics.isEmpty { diagnostics.formUnion(document.diagnostics) }
+    if let found = document.environment { foldEnvironment(found, from: timestamp) }
+  }
+
+  private mutating func foldEvidence(of document: some PurchaseDocument, from timestamp: Instant) {
+    for info in document.renewalInfo { foldInfo(info, from: timestamp) }
     // Most documents carry none of these: tested first, as the sets cost even when empty.
     let (recovered, upgraded) = (document.billingRecoveries, document.upgrades)
     let (notified, stated) = (document.notifications, document.appleStatuses)

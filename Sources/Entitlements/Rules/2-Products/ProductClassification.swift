@@ -160,21 +160,26 @@ enum ProductClassification {
       var group = Group(id: entitlement, order: order)
       if let existing { group.diagnostics = result.groups[existing].diagnostics }
       var run: (start: Int, type: ProductKind)?
+      func close(before end: Int) {
+        if let open = run {
+          group.add(Group.Run(positions: open.start..<end, productType: open.type))
+        }
+        run = nil
+      }
       for position in 0..<count {
         let entry = entries[order?[position] ?? position]
         let product = catalog.position(of: entry.productID).map { catalog.listed[$0] }
         guard let product, product.type != .consumable,
           product.unlocked.contains(entitlement)
         else {
-          if let open = run { group.add(Group.Run(positions: open.start..<position, productType: open.type)) }
-          run = nil
+          close(before: position)
           continue
         }
         if let open = run, open.type == product.type { continue }
-        if let open = run { group.add(Group.Run(positions: open.start..<position, productType: open.type)) }
+        close(before: position)
         run = (position, product.type)
       }
-      if let open = run { group.add(Group.Run(positions: open.start..<count, productType: open.type)) }
+      close(before: count)
       if let existing {
         result.groups[existing] = group
       } else if group.runCount > 0 {
