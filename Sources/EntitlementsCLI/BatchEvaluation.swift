@@ -121,13 +121,12 @@ struct BatchEvaluation: Sendable {
       writer.beginObject()
       writer.key("entitlement")
       writer.string(entitlement.id.rawValue)
-      let status = entitlement.status(at: at)
-      Explanation.writeMembers(
-        of: status, nextChangeAt: entitlement.nextChange(after: at)?.at,
-        revokedEntry: Explanation.revokedEntry(of: status, in: entitlement), to: &writer)
+      Explanation.writeMembers(of: entitlement, at: at, to: &writer)
       writer.endObject()
     }
     writer.endArray()
+    writer.key("purchaseEvents")
+    Explanation.write(evaluation.purchaseEvents, to: &writer)
     writer.key("subscriber")
     writer.string(parsed.subscriber)
     writer.endObject()

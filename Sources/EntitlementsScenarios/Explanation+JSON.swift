@@ -47,23 +47,36 @@ extension Explanation {
     for entitlement in evaluation.entitlements { write(entitlement, to: &writer) }
     writer.endArray()
     writer.key("purchaseEvents")
+    Self.write(evaluation.purchaseEvents, to: &writer)
+    writer.endObject()
+  }
+
+  /// The documented `purchaseEvents` array: each one-time purchase that unlocks nothing
+  /// (a consumable, a product of no known kind), with its quantity and, refunded, its refund.
+  package static func write(_ events: [PurchaseEvent], to writer: inout JSONWriter) {
     writer.beginArray()
-    for event in evaluation.purchaseEvents {
+    for event in events {
       writer.beginObject()
       writer.key("productId")
       writer.string(event.productID.rawValue)
+      writer.key("productType")
+      writer.string(event.productType?.rawValue)
       writer.key("purchaseDate")
       writer.instant(event.entry.purchaseDate)
+      writer.key("quantity")
+      writer.integer(event.entry.quantity)
+      writer.key("refundReason")
+      writer.string(event.entry.cancellationDate == nil ? nil : event.entry.rawCancellationReason)
+      writer.key("refundedAt")
+      writer.instant(event.entry.cancellationDate)
       writer.key("transactionId")
       writer.string(event.entry.transactionID.rawValue)
       writer.endObject()
     }
     writer.endArray()
-    writer.endObject()
   }
 
   private func write(_ entitlement: EntitlementEvaluation, to writer: inout JSONWriter) {
-    let status = entitlement.status(at: at)
     writer.beginObject()
     writer.key("appleAgreement")
     writer.beginArray()
@@ -156,9 +169,7 @@ extension Explanation {
     }
     writer.endArray()
     writer.key("status")
-    Self.write(
-      status, nextChangeAt: entitlement.nextChange(after: at)?.at,
-      revokedEntry: Self.revokedEntry(of: status, in: entitlement), to: &writer)
+    Self.writeStatus(of: entitlement, at: at, to: &writer)
     writer.key("unsubscribeDetectedAt")
     writer.instant(entitlement.unsubscribeDetectedAt)
     writer.key("windows")
@@ -181,41 +192,35 @@ extension Explanation {
     writer.endObject()
   }
 
-  /// The documented `status` object of an entitlement.
-  package static func write(
-    _ status: EntitlementStatus, nextChangeAt: Instant?, revokedEntry: ReceiptEntry? = nil,
-    to writer: inout JSONWriter
+  /// The documented `status` object of an entitlement at an instant.
+  package static func writeStatus(
+    of entitlement: EntitlementEvaluation, at instant: Instant, to writer: inout JSONWriter
   ) {
     writer.beginObject()
-    writeMembers(
-      of: status, nextChangeAt: nextChangeAt, revokedEntry: revokedEntry, to: &writer)
+    writeMembers(of: entitlement, at: instant, to: &writer)
     writer.endObject()
   }
 
-  /// The entry a revoked status names, for its revocation's type and percentage; `nil` for
-  /// any other status.
-  package static func revokedEntry(
-    of status: EntitlementStatus, in entitlement: EntitlementEvaluation
-  ) -> ReceiptEntry? {
-    guard case .revoked(let transaction, _, _, _, _) = status else { return nil }
-    return entitlement.coverage.first { $0.entry.transactionID == transaction }?.entry
-  }
-
-  /// The members of the documented `status` object, in an object the caller opened: the
-  /// `evaluate` command writes them beside the entitlement's id. `nextChangeAt` is the
-  /// instant of the entitlement's next status change (`null` when none).
+  /// The members of the documented `status` object of `entitlement` at `instant`, in an
+  /// object the caller opened: the `evaluate` command writes them beside the entitlement's
+  /// id. `nextChangeAt` is the instant of the entitlement's next status change (`null` when
+  /// none); `firstPurchaseAt`, `latestPurchaseAt` and `ownershipType` read the entitlement's
+  /// purchases at or before the instant.
   package static func writeMembers(
-    of status: EntitlementStatus, nextChangeAt: Instant?, revokedEntry: ReceiptEntry? = nil,
-    to writer: inout JSONWriter
+    of entitlement: EntitlementEvaluation, at instant: Instant, to writer: inout JSONWriter
   ) {
-    var revoked: (transaction: TransactionID, at: Instant)?
-    if case .revoked(let transaction, let at, _, _, _) = status { revoked = (transaction, at) }
+    let status = entitlement.status(at: instant)
+    let latest = entitlement.latestPurchase(atOrBefore: instant)
+    var revoked: (transaction: TransactionID, at: Instant, type: String?, percentage: Int?)?
+    if case .revoked(let transaction, let at, _, let type, let percentage) = status {
+      revoked = (transaction, at, type, percentage)
+    }
     var active: ActiveStatus?
     if case .active(let details) = status { active = details }
     var expiredAt: Instant?
     switch status {
     case .expired(let end, _): expiredAt = end
-    case .gracePeriod(let end, _, _), .billingRetry(let end, _): expiredAt = end
+    case .gracePeriod(let end, _, _, _), .billingRetry(let end, _, _): expiredAt = end
     default: break
     }
     writer.key("commitment")
@@ -226,31 +231,43 @@ extension Explanation {
     }
     writer.key("entitled")
     writer.bool(status.isEntitled)
+    writer.key("environment")
+    writer.string(entitlement.environment.rawValue)
     writer.key("expiredAt")
     writer.instant(expiredAt)
     writer.key("expiresAt")
     writer.instant(status.expiresAt)
+    writer.key("firstPurchaseAt")
+    writer.instant(latest == nil ? nil : entitlement.firstPurchaseDate)
     writer.key("gracePeriodEndsAt")
     writer.instant(status.gracePeriodEndsAt)
+    writer.key("latestPurchaseAt")
+    writer.instant(latest?.purchaseDate)
+    writer.key("latestTransactionId")
+    writer.string(latest?.transactionID.rawValue)
     writer.key("nextChangeAt")
-    writer.instant(nextChangeAt)
+    writer.instant(entitlement.nextChange(after: instant)?.at)
     writer.key("nextProductId")
-    writer.string(active?.nextProductID?.rawValue)
+    writer.string(status.nextProductID?.rawValue)
+    writer.key("offer")
+    writer.string(active?.offer?.rawValue)
+    writer.key("ownershipType")
+    writer.string(latest?.rawInAppOwnershipType)
     writer.key("productId")
-    writer.string(active?.productID.rawValue)
+    writer.string(status.productID?.rawValue)
     writer.key("reason")
     writer.string(status.reason?.rawValue)
     writer.key("retryEndsAt")
     writer.instant(status.retryEndsAt)
-    // A revocation: its entry's revocationPercentage and revocationType, and its instant.
+    // A revocation: its instant, transaction, type and percentage.
     writer.key("revocationPercentage")
-    if let percentage = revokedEntry?.revocationPercentage {
+    if let percentage = revoked?.percentage {
       writer.integer(percentage)
     } else {
       writer.null()
     }
     writer.key("revocationType")
-    writer.string(revoked == nil ? nil : revokedEntry?.rawRevocationType)
+    writer.string(revoked?.type)
     writer.key("revokedAt")
     writer.instant(revoked?.at)
     writer.key("revokedTransactionId")

@@ -30,10 +30,15 @@ import Entitlements
 ///                   "reason": "voluntary", "willRenew": null, "productId": null,
 ///                   "nextProductId": null, "transactionId": null, "commitment": null,
 ///                   "nextChangeAt": null, "revokedAt": null, "revokedTransactionId": null,
-///                   "revocationType": null, "revocationPercentage": null },
+///                   "revocationType": null, "revocationPercentage": null,
+///                   "environment": "Production", "offer": null,
+///                   "ownershipType": "PURCHASED", "firstPurchaseAt": "…",
+///                   "latestPurchaseAt": "…", "latestTransactionId": "…" },
 ///       "readable": [ { "id": "2017-02", "date": "…", "reason": "unlockedAtStart",
 ///                       "because": "…" } ] } ],
-///   "purchaseEvents": [ { "transactionId": "…", "productId": "…", "purchaseDate": "…" } ],
+///   "purchaseEvents": [ { "transactionId": "…", "productId": "…", "purchaseDate": "…",
+///                         "productType": "consumable", "quantity": 1, "refundedAt": null,
+///                         "refundReason": null } ],
 ///   "diagnostics": [ { "kind": "…", "transactionId": null, "originalTransactionId": null,
 ///                      "field": "…", "message": "…" } ] }
 /// ```
@@ -47,8 +52,26 @@ import Entitlements
 /// "willRenew", "renewsInto"}` (``ActiveStatus/Commitment``). A `revoked` status names what
 /// was revoked: `revokedTransactionId` (the latest purchase, refunded or revoked),
 /// `revokedAt`, and that entry's `revocationType` and `revocationPercentage` (thousandths of a
-/// percent) when Apple sent them; `null` in any other state. `transactionId` stays the active
-/// entry's, `null` otherwise.
+/// percent) when Apple sent them; `null` in any other state (a refund later reversed names
+/// its refund while it held: ``ReversedRefund``). `transactionId` stays the active entry's,
+/// `null` otherwise.
+///
+/// `productId`, `willRenew` and `nextProductId` are given when active, and in grace period
+/// and billing retry too: then the lapsed subscription's product, whether it renews once a
+/// charge succeeds and into what (``PendingRenewal``). `offer` is the offer the entry giving
+/// access was bought with (`freeTrial`, `introductory`, `promotional`, `offerCode`,
+/// `winBack`; ``ActiveStatus/Offer``), `null` otherwise. `environment` is the history's, in
+/// Apple's spelling (`Production`, `Sandbox`, ``StoreEnvironment``). `firstPurchaseAt` is the entitlement's first purchase;
+/// `latestPurchaseAt`, `latestTransactionId` and `ownershipType` (Apple's
+/// `in_app_ownership_type`: `PURCHASED`, `FAMILY_SHARED`) are of its latest purchase at or
+/// before `at` (``EntitlementEvaluation/latestPurchase(atOrBefore:)``); all three and
+/// `firstPurchaseAt` are `null` before any purchase.
+///
+/// `purchaseEvents` lists the one-time purchases that unlock nothing (consumables, products
+/// of no known kind): `productType` (`null` when unknown), `quantity`, and for a refunded one
+/// `refundedAt` and `refundReason` (Apple's `cancellation_reason`, `"0"` or `"1"`).
+/// `entitlements evaluate` writes the members of `status` beside each entitlement's id, and the
+/// same `purchaseEvents`.
 public struct Explanation: Sendable {
   /// The evaluation explained.
   public var evaluation: Evaluation
@@ -117,9 +140,7 @@ public struct Explanation: Sendable {
       lines.append("entitlement \(entitlement.id)")
       lines.append("  products: \(productNames(of: entitlement))")
       let status = entitlement.status(at: at)
-      // A revocation says its type and percentage, from the entry revoked.
-      let revoked = Self.revokedEntry(of: status, in: entitlement)
-      lines.append("  status: \(Self.describe(status, revoked: revoked))")
+      lines.append("  status: \(Self.describe(status))")
       if let next = entitlement.nextChange(after: at) {
         lines.append("  next change: \(next.at), \(Self.step(next))")
       }
@@ -193,9 +214,11 @@ public struct Explanation: Sendable {
       lines.append("")
       lines.append("purchase events:")
       for event in evaluation.purchaseEvents {
+        let quantity = event.entry.quantity == 1 ? "" : " × \(event.entry.quantity)"
         lines.append(
-          "  \(event.productID) (transaction \(event.entry.transactionID))"
-            + (event.entry.purchaseDate.map { " at \($0)" } ?? ""))
+          "  \(event.productID)\(quantity) (transaction \(event.entry.transactionID))"
+            + (event.entry.purchaseDate.map { " at \($0)" } ?? "")
+            + (event.entry.cancellationDate.map { ", refunded at \($0)" } ?? ""))
       }
     }
     lines.append("")
@@ -257,7 +280,7 @@ public struct Explanation: Sendable {
   }
 
   /// The status in words; a revoked one says how, from `revoked`, its entry, when given.
-  static func describe(_ status: EntitlementStatus, revoked: ReceiptEntry? = nil) -> String {
+  static func describe(_ status: EntitlementStatus) -> String {
     switch status {
     case .active(let active) where active.expiresAt.isDistantFuture:
       return "owned since \(active.periodStart) (\(active.productID))"
@@ -269,18 +292,20 @@ public struct Explanation: Sendable {
       if let next = active.nextProductID, next != active.productID { text += ", next \(next)" }
       if let commitment = active.commitment { text += "; " + describe(commitment) }
       return text + ")"
-    case .gracePeriod(let expired, let graceEnd, let retryEnd):
+    case .gracePeriod(let expired, let graceEnd, let retryEnd, _):
       return "grace period (expired \(expired), grace until \(graceEnd), retry until \(retryEnd))"
-    case .billingRetry(let expired, let retryEnd):
+    case .billingRetry(let expired, let retryEnd, _):
       return "billing retry (expired \(expired), retry until \(retryEnd))"
     case .expired(let expired, let reason):
       return "expired (\(reason.rawValue)" + (expired.map { ", since \($0)" } ?? "") + ")"
-    case .revoked(let transaction, let revokedAt, let reason, _, _):
+    case .revoked(let transaction, let revokedAt, let reason, let type, let percentage):
+      // A revocation says its type and percentage, as the status carries them.
       let what =
         reason == .familySharingRevoked
         ? "family sharing stopped"
-        : revoked.flatMap { $0.rawRevocationType == nil ? nil : TimelineWords.revocation(of: $0) }
-          ?? "refunded"
+        : type == nil
+          ? "refunded"
+          : TimelineWords.revocation(type: type, percentage: percentage, familyShared: false)
       return "revoked (transaction \(transaction) \(what) at \(revokedAt))"
     case .notSubscribed:
       return "not subscribed"

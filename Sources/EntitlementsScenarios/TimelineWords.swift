@@ -34,12 +34,12 @@ enum TimelineWords {
         return ["Active until \(until), will not renew", "Active until \(until)", "Active"]
       case nil: return ["Active until \(until)", "Active"]
       }
-    case .gracePeriod(_, let graceEnd, _):
+    case .gracePeriod(_, let graceEnd, _, _):
       return [
         "Grace period until \(date(graceEnd)): access continues",
         "Grace period until \(date(graceEnd))", "Grace period",
       ]
-    case .billingRetry(_, let retryEnd):
+    case .billingRetry(_, let retryEnd, _):
       return [
         "Billing retry until \(date(retryEnd)): no access", "Billing retry until \(date(retryEnd))",
         "Billing retry",
@@ -61,15 +61,22 @@ enum TimelineWords {
   /// How an entry was refunded or revoked, its type and percentage where Apple gives them:
   /// "refunded pro rata (67.742 %)", "revoked: family sharing stopped", "refunded in full".
   static func revocation(of entry: ReceiptEntry) -> String {
-    switch entry.revocationType {
+    revocation(
+      type: entry.rawRevocationType, percentage: entry.revocationPercentage,
+      familyShared: entry.inAppOwnershipType == .familyShared)
+  }
+
+  /// A revocation in words from Apple's `revocationType` and `revocationPercentage`.
+  static func revocation(type: String?, percentage: Int?, familyShared: Bool) -> String {
+    switch type.flatMap(ReceiptEntry.RevocationType.init(rawValue:)) {
     case .refundProrated?:
-      let share = entry.revocationPercentage.map { " (\(percent($0)))" } ?? ""
+      let share = percentage.map { " (\(percent($0)))" } ?? ""
       return "refunded pro rata\(share)"
     case .familyRevoke?: return "revoked: family sharing stopped"
     case .refundFull?: return "refunded in full"
     case nil:
-      if let raw = entry.rawRevocationType { return "revoked (\(raw))" }
-      return entry.inAppOwnershipType == .familyShared ? "revoked" : "refunded"
+      if let type { return "revoked (\(type))" }
+      return familyShared ? "revoked" : "refunded"
     }
   }
 

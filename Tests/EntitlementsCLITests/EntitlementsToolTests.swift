@@ -58,10 +58,11 @@ struct EntitlementsToolTests {
     guard case .object(let status) = magazine["status"] else { return }
     #expect(
       status.keys.sorted() == [
-        "commitment", "entitled", "expiredAt", "expiresAt", "gracePeriodEndsAt", "nextChangeAt",
-        "nextProductId", "productId", "reason", "retryEndsAt", "revocationPercentage",
-        "revocationType", "revokedAt", "revokedTransactionId", "state", "transactionId",
-        "willRenew",
+        "commitment", "entitled", "environment", "expiredAt", "expiresAt", "firstPurchaseAt",
+        "gracePeriodEndsAt", "latestPurchaseAt", "latestTransactionId", "nextChangeAt",
+        "nextProductId", "offer", "ownershipType", "productId", "reason", "retryEndsAt",
+        "revocationPercentage", "revocationType", "revokedAt", "revokedTransactionId", "state",
+        "transactionId", "willRenew",
       ])
     #expect(status["commitment"] == .null)
     // In the lapse of May 10, the next change is the resubscription of June 17.
@@ -907,5 +908,92 @@ struct KnownAtOptionTests {
     let run = EntitlementsTool.run(["explain", Self.scenario, "--known-at", "soon"])
     #expect(run.status == 64)
     #expect(run.errors.contains("--known-at"), "\(run.errors)")
+  }
+}
+
+/// The status keys a backend acts on (issue 47, item 4), in `explain --json` and `evaluate`,
+/// from decoded transactions and renewal info as Apple sends them.
+@Suite("explain and evaluate: the status a backend acts on")
+struct ActionableStatusTests {
+  /// A family-shared monthly plan in billing retry since February 1 (renewal info signed
+  /// then), a lifetime purchase no catalog lists (Apple's type says Non-Consumable), and three
+  /// coins refunded on January 20.
+  static let documents = #"""
+    [{"transactionId": "2000000700000001", "originalTransactionId": "2000000700000001",
+      "productId": "com.example.monthly", "purchaseDate": 1767225600000,
+      "expiresDate": 1769904000000, "type": "Auto-Renewable Subscription",
+      "inAppOwnershipType": "FAMILY_SHARED", "offerType": 3, "offerIdentifier": "SPRING",
+      "signedDate": 1767225600000, "environment": "Production"},
+     {"originalTransactionId": "2000000700000001", "productId": "com.example.monthly",
+      "autoRenewProductId": "com.example.yearly", "autoRenewStatus": 1,
+      "isInBillingRetryPeriod": true, "expirationIntent": 2, "signedDate": 1769904005000,
+      "environment": "Production"},
+     {"transactionId": "2000000800000001", "originalTransactionId": "2000000800000001",
+      "productId": "com.example.lifetime", "purchaseDate": 1767312000000,
+      "type": "Non-Consumable", "inAppOwnershipType": "PURCHASED",
+      "signedDate": 1767312000000, "environment": "Production"},
+     {"transactionId": "2000000900000001", "originalTransactionId": "2000000900000001",
+      "productId": "com.example.coins", "purchaseDate": 1767398400000, "quantity": 3,
+      "type": "Consumable", "revocationDate": 1768867200000, "revocationReason": 0,
+      "signedDate": 1768867200000, "environment": "Production"}]
+    """#
+
+  static func entitlement(_ id: String, in output: String) throws -> JSONValue? {
+    let entitlements = try JSONValue(parsing: Array(output.utf8))["entitlements"]
+    for index in 0..<3 where entitlements?[index]?["id"] == .string(id) {
+      return entitlements?[index]?["status"]
+    }
+    return nil
+  }
+
+  @Test func explainGivesWhatABackendActsOn() throws {
+    let file = try ExplainDocumentsTests.temporary("actionable.json", Self.documents)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let during = EntitlementsTool.run(["explain", file, "--json", "--at", "2026-01-15"])
+    #expect(during.status == 0, "\(during.errors)")
+    let active = try Self.entitlement("2000000700000001", in: during.output)
+    #expect(active?["offer"] == .string("offerCode"))
+    #expect(active?["ownershipType"] == .string("FAMILY_SHARED"))
+    #expect(active?["environment"] == .string("Production"))
+    #expect(active?["firstPurchaseAt"] == .string("2026-01-01T00:00:00Z"))
+    #expect(active?["latestTransactionId"] == .string("2000000700000001"))
+    let run = EntitlementsTool.run(["explain", file, "--json", "--at", "2026-02-10"])
+    let retry = try Self.entitlement("2000000700000001", in: run.output)
+    #expect(retry?["state"] == .string("billingRetry"))
+    #expect(retry?["productId"] == .string("com.example.monthly"))
+    #expect(retry?["willRenew"] == .bool(true))
+    #expect(retry?["nextProductId"] == .string("com.example.yearly"))
+    #expect(retry?["offer"] == .null)
+    // Apple's type: the lifetime purchase is owned, with a diagnostic saying why.
+    let lifetime = try Self.entitlement("2000000800000001", in: run.output)
+    #expect(lifetime?["state"] == .string("active"))
+    let json = try JSONValue(parsing: Array(run.output.utf8))
+    #expect(json["diagnostics"]?[0]?["kind"] == .string("productTypeFromApple"))
+    // The refunded coins, with their quantity and refund.
+    let coins = json["purchaseEvents"]?[0]
+    #expect(coins?["productId"] == .string("com.example.coins"))
+    #expect(coins?["productType"] == .string("consumable"))
+    #expect(coins?["quantity"] == .number("3"))
+    #expect(coins?["refundedAt"] == .string("2026-01-20T00:00:00Z"))
+    #expect(coins?["refundReason"] == .string("0"))
+  }
+
+  @Test func evaluateGivesTheSame() throws {
+    let line = #"{"subscriber": "s", "documents": "# + Self.documents + "}"
+    let input = try ExplainDocumentsTests.temporary(
+      "actionable.jsonl", line.replacingOccurrences(of: "\n", with: " "))
+    defer { try? FileManager.default.removeItem(atPath: input) }
+    let run = EntitlementsTool.run(["evaluate", input, "--at", "2026-02-10"])
+    #expect(run.status == 0, "\(run.errors)")
+    let json = try JSONValue(parsing: Array(run.output.utf8))
+    var retry: JSONValue?
+    for index in 0..<2
+    where json["entitlements"]?[index]?["entitlement"] == .string("2000000700000001") {
+      retry = json["entitlements"]?[index]
+    }
+    #expect(retry?["state"] == .string("billingRetry"))
+    #expect(retry?["productId"] == .string("com.example.monthly"))
+    #expect(retry?["ownershipType"] == .string("FAMILY_SHARED"))
+    #expect(json["purchaseEvents"]?[0]?["refundedAt"] == .string("2026-01-20T00:00:00Z"))
   }
 }

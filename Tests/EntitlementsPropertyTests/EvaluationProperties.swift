@@ -254,7 +254,7 @@ struct EvaluationProperties {
           let expiredAt: Instant? =
             switch status {
             case .expired(let at, _): at
-            case .gracePeriod(let at, _, _), .billingRetry(let at, _): at
+            case .gracePeriod(let at, _, _, _), .billingRetry(let at, _, _): at
             default: nil
             }
           return status.state == naive.state && status.reason == naive.reason

@@ -87,7 +87,7 @@ struct SchemaReaderTests {
           expiresDate: Instant(millisecondsSince1970: 1_700_827_300_000),
           cancellationDate: Instant(millisecondsSince1970: 1_698_149_000_000),
           rawCancellationReason: "1", isUpgraded: false, rawInAppOwnershipType: "PURCHASED",
-          offerCodeRefName: "SPRING"))
+          offerCodeRefName: "SPRING", appleProductType: .autoRenewable))
     let renewal = try AppStoreRenewalInfo(unverifiedJSON: Array(Self.renewalPayload.utf8))
     #expect(renewal.diagnostics.isEmpty)
     #expect(renewal.environment == .sandbox)

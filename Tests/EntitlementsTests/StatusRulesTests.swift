@@ -224,7 +224,9 @@ struct RefundNeverAddsAccessTests {
       both.status(at: instant("2026-01-27"))
         == .gracePeriod(
           expiredAt: instant("2026-01-26"), gracePeriodEndsAt: instant("2026-01-29"),
-          retryEndsAt: instant("2026-01-26") + .days(60)))
+          retryEndsAt: instant("2026-01-26") + .days(60),
+          // The subscription in grace (1, monthly), which renews: not the yearly that ended.
+          renewal: PendingRenewal(productID: "monthly", willRenew: true, nextProductID: nil)))
     // Boundaries: the period's end is outside it (grace begins there), and so is grace's end.
     #expect(both.status(at: instant("2026-01-26") - .milliseconds(1)).state == .active)
     #expect(both.status(at: instant("2026-01-26")).state == .gracePeriod)
@@ -294,7 +296,10 @@ struct RefundNeverAddsAccessTests {
     #expect(stacked.status(at: instant("2016-07-08")).state == .gracePeriod)
     #expect(
       stacked.status(at: instant("2016-07-11"))
-        == .billingRetry(expiredAt: end, retryEndsAt: end + .days(60)))
+        == .billingRetry(
+          expiredAt: end, retryEndsAt: end + .days(60),
+          // The subscription the pass ran past, whose renewal info says nothing of renewing.
+          renewal: PendingRenewal(productID: "monthly", willRenew: nil, nextProductID: nil)))
     let release = Release(id: "issue", date: instant("2016-07-08"))
     #expect(
       stacked.readableReleases([release], asOf: instant("2016-07-09")).map(\.reason)

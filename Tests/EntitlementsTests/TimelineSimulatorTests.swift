@@ -109,7 +109,8 @@ struct TimelineSimulatorTests {
     #expect(
       retrying.status(at: instant("2017-04-25"))
         == .billingRetry(
-          expiredAt: instant("2017-04-20T08:00:00Z"), retryEndsAt: instant("2017-06-19T08:00:00Z")))
+          expiredAt: instant("2017-04-20T08:00:00Z"), retryEndsAt: instant("2017-06-19T08:00:00Z"),
+          renewal: PendingRenewal(productID: "monthly", willRenew: true, nextProductID: "monthly")))
 
     let timeline = try Self.run(events, until: "2017-07-01")
     #expect(
@@ -142,7 +143,8 @@ struct TimelineSimulatorTests {
         == .gracePeriod(
           expiredAt: instant("2017-04-20T08:00:00Z"),
           gracePeriodEndsAt: instant("2017-05-06T08:00:00Z"),
-          retryEndsAt: instant("2017-06-19T08:00:00Z")))
+          retryEndsAt: instant("2017-06-19T08:00:00Z"),
+          renewal: PendingRenewal(productID: "monthly", willRenew: true, nextProductID: "monthly")))
   }
 
   @Test func retryWindowPassingEndsTheSubscription() throws {

@@ -126,8 +126,10 @@ public struct Evaluator: Sendable {
     // its last coverage on.
     var lastInfo: RenewalInfo?
     var afterLastPeriod: Statement?
-    if !evidence.isEmpty, let span = layout.spans.last {
-      let described = records[Self.describedRecord(of: span, in: layout, records)]
+    let described = layout.spans.last.map {
+      records[Self.describedRecord(of: $0, in: layout, records)]
+    }
+    if !evidence.isEmpty, let described {
       let ending = entries[described.entryIndex]
       lastInfo = evidence.current(ending.originalTransactionID)
       afterLastPeriod = evidence.statement(
@@ -135,11 +137,12 @@ public struct Evaluator: Sendable {
     }
     // A subscription whose every entry was voided covers nothing: its renewal info's grace
     // describes no time of this entitlement.
-    let gracePeriod = periods.last.flatMap { last in
+    let grace = periods.last.flatMap { last in
       Self.gracePeriod(after: last.interval.end, evidence: evidence) {
         Self.subscriptions(of: records, in: entries, coveringOnly: true)
       }
     }
+    let gracePeriod = grace?.interval
     // SPEC §6: the windows around each auto-renewing expiry.
     var windows: [RenewalWindows] = []
     windows.reserveCapacity(periods.count)
@@ -160,9 +163,11 @@ public struct Evaluator: Sendable {
       lapseRetries: lapseRetries,
       reversedRefunds: reversedRefunds.isEmpty
         ? [] : Self.reversedRefunds(reversedRefunds, of: records, in: entries),
-      renewalInfo: lastInfo, afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod,
+      renewalInfo: lastInfo, lapsedProductID: described.map { entries[$0.entryIndex].productID },
+      afterLastPeriod: afterLastPeriod, gracePeriod: gracePeriod, graceInfo: grace?.info,
       billingRetryLimit: layout.spans.isEmpty
-        ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry)
+        ? policy.billingRetryLimit : lengths(after: layout.spans.count - 1).billingRetry,
+      environment: environment)
     return EntitlementEvaluation(
       timeline: timeline, windows: windows,
       continuousSubscriptionStart: ContinuousSubscription.start(
@@ -224,19 +229,20 @@ public struct Evaluator: Sendable {
   private static func gracePeriod(
     after end: Instant, evidence: SubscriptionEvidence,
     of subscriptions: () -> Set<OriginalTransactionID>
-  ) -> Interval? {
+  ) -> (interval: Interval, info: RenewalInfo)? {
     // One comparison, not a pass over every subscription's infos for each entitlement.
     guard !end.isDistantFuture, let latest = evidence.latestGracePeriodEnd, latest > end
     else { return nil }
     let ids = subscriptions()
-    var graceEnd = end
+    var found: (end: Instant, info: RenewalInfo)?
     // Each subscription's newest renewal info says whether it is in grace now.
     for subscription in ids {
-      guard let date = evidence.current(subscription)?.gracePeriodExpiresDate, date > graceEnd
+      guard let info = evidence.current(subscription), let date = info.gracePeriodExpiresDate,
+        date > found?.end ?? end
       else { continue }
-      graceEnd = date
+      found = (date, info)
     }
-    return graceEnd > end ? Interval(start: end, end: graceEnd) : nil
+    return found.map { (Interval(start: end, end: $0.end), $0.info) }
   }
 
   /// The reversed refunds of the purchases in `records`, by the instant of their refund. Out

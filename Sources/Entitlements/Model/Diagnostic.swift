@@ -35,6 +35,9 @@ public struct Diagnostic: Hashable, Sendable, Comparable, CustomStringConvertibl
     case conflictingDuplicate
     /// A field whose value could not be read (reported by the reading layer).
     case unreadableField
+    /// An entry whose product no catalog lists, typed from Apple's own `type` of the
+    /// transaction (`Non-Consumable`, `Consumable`, `Non-Renewing Subscription`).
+    case productTypeFromApple
   }
 
   /// What the diagnostic is about.

@@ -19,4 +19,18 @@ public enum ProductKind: String, Hashable, Sendable, CaseIterable {
   case nonConsumable
   /// A consumable: a purchase event, no coverage.
   case consumable
+
+  /// Apple's spelling of the kind: the `type` of an App Store Server API transaction.
+  ///
+  /// ```swift
+  /// ProductKind.nonConsumable.appleName  // "Non-Consumable"
+  /// ```
+  public var appleName: String {
+    switch self {
+    case .autoRenewable: "Auto-Renewable Subscription"
+    case .nonRenewing: "Non-Renewing Subscription"
+    case .nonConsumable: "Non-Consumable"
+    case .consumable: "Consumable"
+    }
+  }
 }

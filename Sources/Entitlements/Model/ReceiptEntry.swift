@@ -78,6 +78,9 @@ public struct ReceiptEntry: Hashable, Sendable {
   private var flags: Flags = []
   private var ownershipTag = KnownSpelling.absent
   private var cancellationReasonTag = KnownSpelling.absent
+  /// ``appleProductType``: 0 when absent, else 1 + the position of the kind in
+  /// `ProductKind.allCases`.
+  private var appleTypeTag: UInt8 = 0
 
   /// The ``smallQuantity`` of an entry whose quantity is in ``rare``.
   private static var largeQuantity: Int32 { .min }
@@ -130,6 +133,24 @@ public struct ReceiptEntry: Hashable, Sendable {
   public var isUpgraded: Bool {
     get { flags.contains(.upgraded) }
     set { flags.set(.upgraded, newValue) }
+  }
+  /// The product's kind as Apple states it in a transaction (App Store Server API `type`:
+  /// `Auto-Renewable Subscription`, `Non-Renewing Subscription`, `Non-Consumable`,
+  /// `Consumable`); `nil` where the document does not say (verifyReceipt). It decides the kind
+  /// of a product no catalog lists (SPEC §2).
+  public var appleProductType: ProductKind? {
+    get { appleTypeTag == 0 ? nil : ProductKind.allCases[Int(appleTypeTag) - 1] }
+    set {
+      appleTypeTag =
+        newValue.flatMap { kind in
+          ProductKind.allCases.firstIndex(of: kind).map { UInt8($0 + 1) }
+        } ?? 0
+    }
+  }
+  /// Bought with a win-back offer (App Store Server API `offerType` 4).
+  public var isWinBackOffer: Bool {
+    get { flags.contains(.winBack) }
+    set { flags.set(.winBack, newValue) }
   }
   /// `in_app_ownership_type` as Apple sent it (`PURCHASED`, `FAMILY_SHARED`).
   public var rawInAppOwnershipType: String? {
@@ -199,6 +220,8 @@ public struct ReceiptEntry: Hashable, Sendable {
   ///   - revocationPercentage: `revocationPercentage`.
   ///   - rawBillingPlanType: `billingPlanType`.
   ///   - commitment: `commitmentInfo`.
+  ///   - isWinBackOffer: `offerType` 4.
+  ///   - appleProductType: `type`, as a kind.
   public init(
     productID: ProductID,
     transactionID: TransactionID,
@@ -219,8 +242,14 @@ public struct ReceiptEntry: Hashable, Sendable {
     rawRevocationType: String? = nil,
     revocationPercentage: Int? = nil,
     rawBillingPlanType: String? = nil,
-    commitment: Commitment? = nil
+    commitment: Commitment? = nil,
+    isWinBackOffer: Bool = false,
+    appleProductType: ProductKind? = nil
   ) {
+    defer {
+      self.isWinBackOffer = isWinBackOffer
+      self.appleProductType = appleProductType
+    }
     self.init(
       productID: productID, transaction: CompactIdentifier(transactionID.rawValue),
       originalTransactionID: originalTransactionID,
@@ -394,6 +423,7 @@ extension ReceiptEntry {
     static let trial = Flags(rawValue: 1 << 4)
     static let introOffer = Flags(rawValue: 1 << 5)
     static let upgraded = Flags(rawValue: 1 << 6)
+    static let winBack = Flags(rawValue: 1 << 7)
 
     mutating func set(_ flag: Flags, _ value: Bool) {
       if value { insert(flag) } else { remove(flag) }
@@ -505,7 +535,9 @@ extension ReceiptEntry: CustomReflectable {
         ("expiresDate", expiresDate as Any), ("cancellationDate", cancellationDate as Any),
         ("rawCancellationReason", rawCancellationReason as Any),
         ("isTrialPeriod", isTrialPeriod), ("isInIntroOfferPeriod", isInIntroOfferPeriod),
-        ("isUpgraded", isUpgraded), ("rawInAppOwnershipType", rawInAppOwnershipType as Any),
+        ("isUpgraded", isUpgraded), ("isWinBackOffer", isWinBackOffer),
+        ("appleProductType", appleProductType as Any),
+        ("rawInAppOwnershipType", rawInAppOwnershipType as Any),
         ("offerCodeRefName", offerCodeRefName as Any),
         ("promotionalOfferID", promotionalOfferID as Any),
         ("rawRevocationType", rawRevocationType as Any),

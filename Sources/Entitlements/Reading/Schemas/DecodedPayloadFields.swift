@@ -122,7 +122,7 @@ extension SchemaReader {
     let offerType = fields.offerType
     // offerType 1 is an introductory offer; a free trial says so in offerDiscountType.
     let freeTrial = fields.offerDiscountType == "FREE_TRIAL"
-    return ReceiptEntry(
+    var entry = ReceiptEntry(
       productID: ProductID(product), transaction: transaction,
       originalTransactionID: fields.originalTransactionID.take().map(
         OriginalTransactionID.init(rawValue:)),
@@ -142,6 +142,11 @@ extension SchemaReader {
       },
       rawBillingPlanType: fields.billingPlanType.take(),
       commitment: fields.commitmentInfo.map { transactionCommitment($0) } ?? nil)
+    if offerType == 4 { entry.isWinBackOffer = true }
+    if let type = fields.type {
+      entry.appleProductType = ProductKind.allCases.first { $0.appleName == type }
+    }
+    return entry
   }
 
   /// A `revocationPercentage` outside 0…100000 (thousandths of a percent), reported: `nil`.

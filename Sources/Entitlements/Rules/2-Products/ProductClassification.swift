@@ -8,7 +8,11 @@
 /// wrong would grant access forever. It becomes a purchase event with a
 /// ``Diagnostic/Kind/unknownProductType`` diagnostic (DESIGN.md, "Entries without a catalog").
 /// A product missing from a non-empty catalog is typed the same way, with a
-/// ``Diagnostic/Kind/productNotInCatalog`` diagnostic. Consumables are purchase events.
+/// ``Diagnostic/Kind/productNotInCatalog`` diagnostic. Apple's own `type` of a transaction
+/// (``ReceiptEntry/appleProductType``) decides the kind of a product no catalog lists, with a
+/// ``Diagnostic/Kind/productTypeFromApple`` diagnostic: a non-consumable is owned, a consumable
+/// is a purchase event, and a non-renewing subscription, which needs the catalog's duration,
+/// is a purchase event. Consumables are purchase events.
 enum ProductClassification {
   /// The entries of one entitlement, in canonical order, as runs of entries next to each
   /// other in that order that count with one product type: a history of one catalog product,
@@ -270,6 +274,24 @@ enum ProductClassification {
               + "original_transaction_id \(entry.originalTransactionID)"))
     }
     let entitlement = EntitlementID(entry.originalTransactionID.rawValue)
+    // Apple's own `type` of the transaction, where the fields alone cannot tell.
+    if let kind = entry.appleProductType, kind != .autoRenewable {
+      let (type, outcome): (ProductKind?, String) =
+        switch kind {
+        case .nonConsumable: (.nonConsumable, "owned from its purchase, for good")
+        case .consumable: (.consumable, "a purchase event, unlocking nothing")
+        default:
+          (nil, "kept as a purchase event: list the product with its duration to grant access")
+        }
+      diagnostics.append(
+        rare:
+          Diagnostic(
+            .productTypeFromApple, transactionID: entry.transactionID, field: "type",
+            message:
+              "no catalog lists \(entry.productID); typed from Apple's type "
+              + "\"\(kind.appleName)\": \(outcome)"))
+      return (type, entitlement)
+    }
     if entry.expiresDate != nil {
       return (.autoRenewable, entitlement)
     }

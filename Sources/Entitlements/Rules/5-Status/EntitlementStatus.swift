@@ -11,10 +11,18 @@ public enum EntitlementStatus: Hashable, Sendable {
   case active(ActiveStatus)
   /// After the last period, before `grace_period_expires_date` (rule 4), or inside an earlier
   /// lapse that Apple said then was in grace. Access continues.
-  case gracePeriod(expiredAt: Instant, gracePeriodEndsAt: Instant, retryEndsAt: Instant)
+  ///
+  /// `renewal` is the lapsed subscription's product and what its renewal info says of the
+  /// renewal being retried.
+  case gracePeriod(
+    expiredAt: Instant, gracePeriodEndsAt: Instant, retryEndsAt: Instant,
+    renewal: PendingRenewal? = nil)
   /// After the last period, while the App Store retries billing, up to the retry limit
   /// (rule 5), or inside an earlier lapse that Apple said then was a billing retry. No access.
-  case billingRetry(expiredAt: Instant, retryEndsAt: Instant)
+  ///
+  /// `renewal` is the lapsed subscription's product and what its renewal info says of the
+  /// renewal being retried.
+  case billingRetry(expiredAt: Instant, retryEndsAt: Instant, renewal: PendingRenewal? = nil)
   /// Nothing covers the instant (rule 6, or inside an earlier lapse). `expiredAt` is the end
   /// of the latest period before the instant, `nil` when no entry ever covered anything.
   case expired(expiredAt: Instant?, reason: ExpiryReason)
@@ -62,14 +70,14 @@ public enum EntitlementStatus: Hashable, Sendable {
   /// The end of the billing-retry window, in grace period or billing retry.
   public var retryEndsAt: Instant? {
     switch self {
-    case .gracePeriod(_, _, let end), .billingRetry(_, let end): end
+    case .gracePeriod(_, _, let end, _), .billingRetry(_, let end, _): end
     default: nil
     }
   }
 
   /// The end of the grace period, in grace period.
   public var gracePeriodEndsAt: Instant? {
-    if case .gracePeriod(_, let end, _) = self { return end }
+    if case .gracePeriod(_, let end, _, _) = self { return end }
     return nil
   }
 
@@ -81,10 +89,36 @@ public enum EntitlementStatus: Hashable, Sendable {
     }
   }
 
-  /// Whether the subscription will renew, when active and known.
+  /// Whether the subscription will renew, when known: active, in grace or in billing retry
+  /// (then: whether it renews once a charge succeeds).
   public var willRenew: Bool? {
-    if case .active(let active) = self { return active.willRenew }
-    return nil
+    switch self {
+    case .active(let active): active.willRenew
+    case .gracePeriod(_, _, _, let renewal), .billingRetry(_, _, let renewal): renewal?.willRenew
+    default: nil
+    }
+  }
+
+  /// The product giving access (active), or the lapsed subscription's (grace period, billing
+  /// retry).
+  public var productID: ProductID? {
+    switch self {
+    case .active(let active): active.productID
+    case .gracePeriod(_, _, _, let renewal), .billingRetry(_, _, let renewal):
+      renewal?.productID
+    default: nil
+    }
+  }
+
+  /// The product of the next renewal (`auto_renew_product_id`), when known: active, in grace
+  /// or in billing retry.
+  public var nextProductID: ProductID? {
+    switch self {
+    case .active(let active): active.nextProductID
+    case .gracePeriod(_, _, _, let renewal), .billingRetry(_, _, let renewal):
+      renewal?.nextProductID
+    default: nil
+    }
   }
 
   /// The commitment of the billing period giving access, when active in one (SPEC §5,
@@ -196,9 +230,15 @@ public struct ActiveStatus: Hashable, Sendable {
 
   /// An offer an entry was bought with.
   public enum Offer: String, Hashable, Sendable, CaseIterable {
-    /// A free trial (`is_trial_period`).
+    /// A free trial (`is_trial_period`; `offerType` 1 with `offerDiscountType` `FREE_TRIAL`).
     case freeTrial
-    /// An introductory price (`is_in_intro_offer_period`).
+    /// An introductory price (`is_in_intro_offer_period`; `offerType` 1).
     case introductory
+    /// A promotional offer (`promotional_offer_id`; `offerType` 2).
+    case promotional
+    /// An offer code (`offer_code_ref_name`; `offerType` 3).
+    case offerCode
+    /// A win-back offer (`offerType` 4).
+    case winBack
   }
 }

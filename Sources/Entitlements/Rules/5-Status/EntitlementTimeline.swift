@@ -19,10 +19,17 @@ struct EntitlementTimeline: Hashable, Sendable {
   let reversedRefunds: [ReversedRefund]
   /// The newest renewal info of the subscription that ended the last period.
   let renewalInfo: RenewalInfo?
+  /// The product of the subscription that ended the last period (its auto-renewable one,
+  /// when a pass ran past it): what grace and billing retry retry.
+  let lapsedProductID: ProductID?
   /// What Apple stated about the time after the last period (rules 5 and 6).
   let afterLastPeriod: Statement?
   /// The grace period after the last period (rule 4).
   let gracePeriod: Interval?
+  /// The renewal info that states it: of the subscription in grace.
+  let graceInfo: RenewalInfo?
   /// The length of the billing-retry window after the last period (rule 5).
   let billingRetryLimit: FixedDuration
+  /// Where the history comes from.
+  let environment: StoreEnvironment
 }

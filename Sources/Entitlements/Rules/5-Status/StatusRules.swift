@@ -95,7 +95,11 @@ enum StatusRules {
       if !timeline.lapseRetries.isEmpty,
         let retry = timeline.lapseRetries.first(where: { $0.lapse == ended })
       {
-        return .inactive(status(at: instant, expiredAt: expiry, in: retry))
+        let lapsed = timeline.coverage.entry(at: timeline.layout.spans[ended].ending).productID
+        return .inactive(
+          status(
+            at: instant, expiredAt: expiry, in: retry,
+            renewal: PendingRenewal(productID: lapsed, willRenew: nil, nextProductID: nil)))
       }
       return .inactive(.expired(expiredAt: expiry, reason: timeline.lapses[ended].reason))
     }
@@ -105,15 +109,34 @@ enum StatusRules {
       return .inactive(.expired(expiredAt: expiry, reason: .unknown))
     }
     let retryEnd = expiry + timeline.billingRetryLimit
+    // What is retried: the product that lapsed, and what its renewal info says.
+    func renewal() -> PendingRenewal {
+      PendingRenewal(
+        productID: timeline.lapsedProductID
+          ?? timeline.coverage.entry(at: timeline.layout.spans[ended].ending).productID,
+        willRenew: timeline.afterLastPeriod?.autoRenews ?? timeline.renewalInfo?.autoRenewStatus,
+        nextProductID: timeline.renewalInfo?.autoRenewProductID)
+    }
     // The grace of any of the entitlement's subscriptions (EntitlementEvaluation.gracePeriod).
     if let grace = timeline.gracePeriod, instant < grace.end {
+      // The subscription in grace, which may not be the one ending the last period.
+      let info = timeline.graceInfo
+      let renewal =
+        info.map { info in
+          PendingRenewal(
+            productID: info.productID ?? lastProduct(of: info.originalTransactionID, in: timeline)
+              ?? renewal().productID,
+            willRenew: info.autoRenewStatus, nextProductID: info.autoRenewProductID)
+        } ?? renewal()
       return .inactive(
-        .gracePeriod(expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd))
+        .gracePeriod(
+          expiredAt: expiry, gracePeriodEndsAt: grace.end, retryEndsAt: retryEnd,
+          renewal: renewal))
     }
     if timeline.afterLastPeriod?.inBillingRetry == true {
       return .inactive(
         instant < retryEnd
-          ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd)
+          ? .billingRetry(expiredAt: expiry, retryEndsAt: retryEnd, renewal: renewal())
           : .expired(expiredAt: expiry, reason: .billingRetryExhausted))
     }
     return .inactive(
@@ -140,7 +163,13 @@ enum StatusRules {
     let endsAutoRenewing = layout.spans[periodIndex].endingType == .autoRenewable
     let offer: ActiveStatus.Offer? =
       entry.isTrialPeriod
-      ? .freeTrial : entry.isInIntroOfferPeriod ? .introductory : nil
+      ? .freeTrial
+      : entry.isWinBackOffer
+        ? .winBack
+        : entry.offerCodeRefName != nil
+          ? .offerCode
+          : entry.promotionalOfferID != nil
+            ? .promotional : entry.isInIntroOfferPeriod ? .introductory : nil
     // A period that ends with a commitment's last payment renews into the commitment's next
     // product (`commitmentAutoRenewProductId`), not into another month of it.
     var next = timeline.renewalInfo?.autoRenewProductID
@@ -170,20 +199,31 @@ enum StatusRules {
 
   /// The status inside an earlier lapse that Apple said was a billing retry (SPEC §5,
   /// "inside an earlier lapse"): grace, then billing retry, then expired.
-  private static func status(at instant: Instant, expiredAt expiry: Instant, in retry: LapseRetry)
-    -> EntitlementStatus
-  {
+  private static func status(
+    at instant: Instant, expiredAt expiry: Instant, in retry: LapseRetry, renewal: PendingRenewal
+  ) -> EntitlementStatus {
     if let graceEnd = retry.gracePeriodEnd, instant < graceEnd {
       return .gracePeriod(
-        expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retry.retryEnd)
+        expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retry.retryEnd,
+        renewal: renewal)
     }
     if instant < retry.retryEnd {
-      return .billingRetry(expiredAt: expiry, retryEndsAt: retry.retryEnd)
+      return .billingRetry(expiredAt: expiry, retryEndsAt: retry.retryEnd, renewal: renewal)
     }
     if let stop = retry.stop, instant >= stop, let reason = retry.stopReason {
       return .expired(expiredAt: expiry, reason: reason)
     }
     return .expired(expiredAt: expiry, reason: .billingRetryExhausted)
+  }
+
+  /// The product of the latest-purchased entry of `subscription` among the entitlement's.
+  private static func lastProduct(
+    of subscription: OriginalTransactionID, in timeline: EntitlementTimeline
+  ) -> ProductID? {
+    let entries = timeline.coverage.entries
+    return timeline.coverage.records.last {
+      entries[$0.entryIndex].originalTransactionID == subscription
+    }.map { entries[$0.entryIndex].productID }
   }
 
   /// `revoked` when, at `instant`, a refund later reversed was in force on every purchase
