@@ -65,10 +65,11 @@ extension Explanation {
       writer.instant(event.entry.purchaseDate)
       writer.key("quantity")
       writer.integer(event.entry.quantity)
+      let refunded = event.entry.isRefunded
       writer.key("refundReason")
-      writer.string(event.entry.cancellationDate == nil ? nil : event.entry.rawCancellationReason)
+      writer.string(refunded ? event.entry.rawCancellationReason : nil)
       writer.key("refundedAt")
-      writer.instant(event.entry.cancellationDate)
+      writer.instant(refunded ? event.entry.cancellationDate : nil)
       writer.key("transactionId")
       writer.string(event.entry.transactionID.rawValue)
       writer.endObject()

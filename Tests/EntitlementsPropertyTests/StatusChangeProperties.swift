@@ -48,8 +48,17 @@ struct StatusChangeProperties {
         customer.entries[random.int(in: 0...(customer.entries.count - 1))].purchaseDate = nil
       }
       let policy = random.pick(Self.policies)
-      let instants = sampleInstants(customer)
       let history = Self.withSaidThen(customer.history, random: &random)
+      // The boundaries of the history, and of what was said then: each date, 1 ms either side.
+      var said: [Instant] = history.renewalInfo.flatMap {
+        [$0.signedDate, $0.gracePeriodExpiresDate].compactMap { $0 }
+      }
+      for reversal in history.reversedRefunds {
+        said += [reversal.reversedAt, reversal.refunded.cancellationDate].compactMap { $0 }
+      }
+      let instants =
+        sampleInstants(customer)
+        + said.flatMap { [$0 - .milliseconds(1), $0, $0 + .milliseconds(1)] }
       let evaluation = Evaluator(catalog: customer.catalog, policy: policy).evaluate(history)
       return evaluation.entitlements.allSatisfy { entitlement in
         Self.lawHolds(entitlement, boundaries: instants, random: &random)
@@ -90,6 +99,8 @@ struct StatusChangeProperties {
           reversedAt: refundedAt + .hours(random.int64(in: 1...2_000))))
       history.entries[index].cancellationDate = nil
       history.entries[index].rawCancellationReason = nil
+      history.entries[index].rawRevocationType = nil
+      history.entries[index].revocationPercentage = nil
     }
     return history
   }

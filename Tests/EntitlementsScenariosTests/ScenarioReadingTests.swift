@@ -375,3 +375,37 @@ struct ScenarioReadingTests {
       ])
   }
 }
+
+/// A scenario read as known at an instant: hand-written transactions count from their own
+/// dates (they have no signing date), pasted documents from theirs.
+@Suite("Scenarios as known at an instant")
+struct ScenarioKnownAtTests {
+  @Test func handWrittenTransactionsCountFromTheirOwnDates() throws {
+    let json = #"""
+      {"name": "x", "products": [{"id": "m", "type": "autoRenewable", "duration": "P1M",
+        "entitlement": "premium"}],
+       "transactions": [
+         {"product_id": "m", "transaction_id": "1", "original_transaction_id": "1",
+          "purchase_date": "2017-01-01", "expires_date": "2017-02-01"},
+         {"product_id": "m", "transaction_id": "2", "original_transaction_id": "1",
+          "purchase_date": "2017-02-01", "expires_date": "2017-03-01",
+          "cancellation_date": "2017-02-10", "cancellation_reason": "0"}],
+       "expect": [{"at": "2017-01-15", "state": "active"}]}
+      """#
+    func status(knownAt: String?) throws -> EntitlementStatus? {
+      let scenario = try Scenario(
+        json: Array(json.utf8), file: "f.json", knownAt: try knownAt.map(Instant.init(parsing:)))
+      return scenario.evaluate()["premium"]?.status(at: try Instant(parsing: "2017-02-05"))
+    }
+    // In hindsight the February renewal was refunded: voided, revoked from its purchase on.
+    #expect(try status(knownAt: nil)?.state == .revoked)
+    // As known on February 5, the refund had not happened: active to March 1.
+    #expect(try status(knownAt: "2017-02-05")?.expiresAt == (try Instant(parsing: "2017-03-01")))
+    // As known on January 15, the renewal had not been bought: active to February 1.
+    let early = try Scenario(
+      json: Array(json.utf8), file: "f.json", knownAt: try Instant(parsing: "2017-01-15"))
+    #expect(
+      early.evaluate()["premium"]?.status(at: try Instant(parsing: "2017-01-15")).expiresAt
+        == (try Instant(parsing: "2017-02-01")))
+  }
+}

@@ -82,6 +82,16 @@ struct DocumentFoldingProperties {
         NotificationEffectTests.notification(
           "REFUND", signed: refunded.refunded ?? 0, status: 5,
           transaction: transaction(refunded, refunded: true)))
+      // Now and then the refund reversed two days later (in a page with it, or apart).
+      if random.chance(0.5) {
+        let reversedAt = (refunded.refunded ?? 0) + 2 * day
+        notifications.append(
+          NotificationEffectTests.notification(
+            "REFUND_REVERSED", signed: reversedAt, status: 1,
+            transaction: NotificationEffectTests.transaction(
+              refunded.id, purchase: refunded.purchase, expires: refunded.expires,
+              signed: reversedAt)))
+      }
     }
     if !autoRenew {
       notifications.append(
@@ -155,6 +165,22 @@ struct DocumentFoldingProperties {
       #expect(record.history == reference.history, "seed \(seed) round \(round)")
       #expect(evaluator.evaluate(record.history) == evaluation, "seed \(seed) round \(round)")
     }
+    // As known at an instant inside the history: the same in any order too.
+    let knownAt = Instant(
+      millisecondsSince1970: NotificationEffectTests.start + random.int64(in: 0...300) * Self.day)
+    var then = SubscriberRecord(knownAt: knownAt)
+    for document in documents { then.fold(document) }
+    for round in 0..<2 {
+      let repeated = (0..<random.int(in: 0...documents.count)).map { _ in
+        documents[random.int(in: 0...(documents.count - 1))]
+      }
+      var record = SubscriberRecord(knownAt: knownAt)
+      for document in random.shuffled(documents + repeated) { record.fold(document) }
+      #expect(record == then, "seed \(seed) known at \(knownAt), round \(round)")
+    }
+    // Nothing signed after the instant is in it.
+    #expect(then.history.notifications.allSatisfy { $0.signedDate <= knownAt })
+    #expect(then.history.entries.allSatisfy { ($0.purchaseDate ?? .distantPast) <= knownAt })
   }
 
   /// A record reset (as `entitlements evaluate` reuses one per thread) is a new record: equal

@@ -138,7 +138,12 @@ extension RealDocuments {
       // The upgraded transaction ends at the upgrade, as Apple's own copy of it would say.
       let upgraded = reference.history.entries.filter(\.isUpgraded)
       #expect(upgraded.count == 1)
-      #expect(upgraded.first?.cancellationDate != nil)
+      // Its end is the upgrade: the instant the new plan was bought.
+      let upgradedAt = upgraded.first?.cancellationDate
+      #expect(
+        reference.history.entries.contains {
+          $0.purchaseDate == upgradedAt && $0.productID != upgraded.first?.productID
+        })
     }
   }
 }

@@ -229,5 +229,16 @@ struct SaidThenTests {
       record.fold(try DocumentReader.readUnverified(Array(text.utf8)))
     }
     #expect(record.history.reversedRefunds.isEmpty)
+    // Both in one page of Get Notification History: each by its own date, as apart.
+    let items = [refund, reversed].map {
+      #"{"signedPayload": "\#(APIResponseTests.jws($0))"}"#
+    }
+    let page = #"{"hasMore": false, "notificationHistory": [\#(items.joined(separator: ", "))]}"#
+    var paged = SubscriberRecord()
+    for text in Documents.history(months: 3) + [page] {
+      paged.fold(try DocumentReader.readUnverified(Array(text.utf8)))
+    }
+    #expect(paged.history.reversedRefunds == history.reversedRefunds)
+    #expect(paged.history.entries.allSatisfy { $0.cancellationDate == nil })
   }
 }

@@ -126,10 +126,13 @@ public struct Evaluator: Sendable {
     // its last coverage on.
     var lastInfo: RenewalInfo?
     var afterLastPeriod: Statement?
-    let described = layout.spans.last.map {
-      records[Self.describedRecord(of: $0, in: layout, records)]
-    }
-    if !evidence.isEmpty, let described {
+    // Only evidence can put the time after the last period in grace or billing retry: the
+    // record that ended it is looked for then.
+    let described =
+      evidence.isEmpty
+      ? nil
+      : layout.spans.last.map { records[Self.describedRecord(of: $0, in: layout, records)] }
+    if let described {
       let ending = entries[described.entryIndex]
       lastInfo = evidence.current(ending.originalTransactionID)
       afterLastPeriod = evidence.statement(

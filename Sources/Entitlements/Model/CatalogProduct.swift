@@ -17,7 +17,7 @@ public struct CatalogProduct: Hashable, Sendable {
   /// What the product unlocks, first its own: several products may unlock one entitlement,
   /// and one product several ("premium includes basic"). An empty list stands for the
   /// product id, as ``entitlement`` says.
-  public var entitlements: [EntitlementID]
+  public private(set) var entitlements: [EntitlementID]
 
   /// The product's own entitlement: the first of ``entitlements`` (the product id when there
   /// is none).

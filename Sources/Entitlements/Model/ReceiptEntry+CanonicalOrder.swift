@@ -62,6 +62,14 @@ extension ReceiptEntry {
     if a.isUpgraded != b.isUpgraded { return !a.isUpgraded }
     if a.isTrialPeriod != b.isTrialPeriod { return !a.isTrialPeriod }
     if a.isInIntroOfferPeriod != b.isInIntroOfferPeriod { return !a.isInIntroOfferPeriod }
+    if a.isWinBackOffer != b.isWinBackOffer { return !a.isWinBackOffer }
+    if a.appleProductType != b.appleProductType {
+      // Absent first, then in the order of `ProductKind.allCases`.
+      func rank(_ kind: ProductKind?) -> Int {
+        kind.flatMap { ProductKind.allCases.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+      }
+      return rank(a.appleProductType) < rank(b.appleProductType)
+    }
     let texts: [(String?, String?)] = [
       (a.rawCancellationReason, b.rawCancellationReason),
       (a.rawInAppOwnershipType, b.rawInAppOwnershipType),

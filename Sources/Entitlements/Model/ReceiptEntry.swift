@@ -138,6 +138,10 @@ public struct ReceiptEntry: Hashable, Sendable {
   /// `Auto-Renewable Subscription`, `Non-Renewing Subscription`, `Non-Consumable`,
   /// `Consumable`); `nil` where the document does not say (verifyReceipt). It decides the kind
   /// of a product no catalog lists (SPEC §2).
+  ///
+  /// ```swift
+  /// lifetime.appleProductType  // .nonConsumable, from "type": "Non-Consumable"
+  /// ```
   public var appleProductType: ProductKind? {
     get { appleTypeTag == 0 ? nil : ProductKind.allCases[Int(appleTypeTag) - 1] }
     set {
@@ -148,6 +152,10 @@ public struct ReceiptEntry: Hashable, Sendable {
     }
   }
   /// Bought with a win-back offer (App Store Server API `offerType` 4).
+  ///
+  /// ```swift
+  /// comeback.isWinBackOffer  // true: the status's offer is .winBack
+  /// ```
   public var isWinBackOffer: Bool {
     get { flags.contains(.winBack) }
     set { flags.set(.winBack, newValue) }

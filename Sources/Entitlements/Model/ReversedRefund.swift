@@ -14,8 +14,16 @@
 public struct ReversedRefund: Hashable, Sendable {
   /// The transaction as the refund stated it: its `cancellation_date` (Apple's
   /// `revocationDate`), reason, revocation type and percentage.
+  ///
+  /// ```swift
+  /// reversal.refunded.cancellationDate  // 2026-01-11T00:00:00Z
+  /// ```
   public var refunded: ReceiptEntry
   /// When the reversal was signed: the first instant the refund no longer held.
+  ///
+  /// ```swift
+  /// reversal.reversedAt  // 2026-01-20T00:00:02Z, the REFUND_REVERSED notification's signedDate
+  /// ```
   public var reversedAt: Instant
 
   /// Creates the evidence of a reversed refund.
@@ -30,6 +38,10 @@ public struct ReversedRefund: Hashable, Sendable {
 
   /// The time the refund held: from its `cancellation_date` to the reversal; `nil` when the
   /// refund has no date or the reversal was signed before it.
+  ///
+  /// ```swift
+  /// reversal.interval  // [2026-01-11T00:00:00Z, 2026-01-20T00:00:02Z)
+  /// ```
   public var interval: Interval? {
     guard let revokedAt = refunded.cancellationDate, revokedAt < reversedAt else { return nil }
     return Interval(start: revokedAt, end: reversedAt)

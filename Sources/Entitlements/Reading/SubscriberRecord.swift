@@ -59,6 +59,11 @@ public struct SubscriberRecord: Hashable, Sendable {
 
   /// The instant this record knows documents up to (``init(knownAt:)``); `nil` for a record
   /// that takes in every document.
+  ///
+  /// ```swift
+  /// SubscriberRecord(knownAt: incident).knownAt  // incident
+  /// SubscriberRecord().knownAt                   // nil
+  /// ```
   public private(set) var knownAt: Instant?
 
   /// An empty record.
@@ -116,6 +121,10 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// - Parameter document: A document from ``DocumentReader`` or any reader.
   /// - Complexity: O(n) for the document's n entries.
   public mutating func fold(_ document: some PurchaseDocument) {
+    // Pages part by part, and a document of any kind as its kind.
+    if let page = document as? NotificationHistoryPage { return foldParts(of: page) }
+    if let page = document as? TransactionHistoryResponse { return foldParts(of: page) }
+    if let any = document as? AppStoreDocument { return fold(any) }
     if let knownAt {
       fold(document, knownAt: knownAt)
       return
@@ -146,9 +155,9 @@ public struct SubscriberRecord: Hashable, Sendable {
   ) {
     var entry = entry.take()
     if let knownAt {
-      // Signed after the instant: not known then. Undated: from its own dates.
+      // Signed after the instant: not known then; each entry from its own dates too.
       if let timestamp, timestamp > knownAt { return }
-      if timestamp == nil { entry = entry.flatMap { Self.known($0, at: knownAt) } }
+      entry = entry.flatMap { Self.known($0, at: knownAt) }
     }
     let timestamp = timestamp ?? .distantPast
     // Its evidence, as ``foldEvidence(of:from:)`` folds it: a transaction carries no renewal
@@ -206,26 +215,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// records made to know up to an instant come here.
   @inline(never)
   private mutating func fold(_ document: some PurchaseDocument, knownAt: Instant) {
-    // Pages: each part by its own date.
-    if let page = document as? TransactionHistoryResponse {
-      if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
-      for transaction in page.transactions { fold(transaction: transaction) }
-      return
-    }
-    if let page = document as? NotificationHistoryPage {
-      if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
-      for notification in page.notificationPayloads { fold(notification) }
-      return
-    }
-    if let timestamp = document.timestamp {
-      guard timestamp <= knownAt else { return }
-      let incoming = document.entries
-      reserve(incoming.count)
-      for entry in incoming { fold(entry, from: timestamp) }
-      foldEvidence(of: document, from: timestamp)
-      return
-    }
-    // No signing date: each entry from its own dates.
+    let timestamp = document.timestamp
+    // Signed after the instant: not known then. A document dated at the end of time (an
+    // author's, newer than any of Apple's) has no signing date of its own.
+    if let timestamp, !timestamp.isDistantFuture, timestamp > knownAt { return }
+    let dated = timestamp.map { !$0.isDistantFuture } ?? false
+    // Each entry from its own dates too: a receipt created before the instant but verified
+    // after it holds what came after.
     var whole = true
     for entry in document.entries {
       guard let known = Self.known(entry, at: knownAt) else {
@@ -234,9 +230,30 @@ public struct SubscriberRecord: Hashable, Sendable {
       }
       if known != entry { whole = false }
       reserve(1)
-      fold(known, from: .distantPast)
+      fold(known, from: timestamp ?? .distantPast)
     }
-    foldEvidence(of: document, from: .distantPast, knownAt: knownAt, undatedInfos: whole)
+    foldEvidence(
+      of: document, from: timestamp ?? .distantPast, knownAt: knownAt,
+      undatedInfos: dated || whole)
+  }
+
+  /// Folds a page of notifications one by one, each by its own date: a refund and its
+  /// reversal in one page stay apart in time, as they would arriving one by one.
+  private mutating func foldParts(of page: NotificationHistoryPage) {
+    if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
+    for notification in page.notificationPayloads { fold(notification) }
+  }
+
+  /// Folds a page of transactions one by one, each by its own `signedDate`.
+  private mutating func foldParts(of page: TransactionHistoryResponse) {
+    if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
+    reserve(page.transactions.count)
+    for transaction in page.transactions { fold(transaction: transaction) }
+    if let environment = page.environment, let timestamp = page.timestamp,
+      knownAt.map({ timestamp <= $0 }) ?? true
+    {
+      foldEnvironment(environment, from: timestamp)
+    }
   }
 
   /// Keeps a renewal info from a document dated `timestamp`: dated, one per subscription and
@@ -258,11 +275,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   }
 
   /// `entry` as known at `instant` from its own dates: `nil` before its purchase; without
-  /// its refund before the refund's date.
+  /// its refund (or its upgrade) before that date.
   private static func known(_ entry: ReceiptEntry, at instant: Instant) -> ReceiptEntry? {
     if let purchase = entry.purchaseDate, purchase > instant { return nil }
     guard let refund = entry.cancellationDate, refund > instant else { return entry }
+    // Before its refund, or its upgrade: neither had happened.
     var before = entry
+    before.isUpgraded = false
     before.cancellationDate = nil
     before.rawCancellationReason = nil
     before.rawRevocationType = nil
@@ -336,9 +355,9 @@ public struct SubscriberRecord: Hashable, Sendable {
     case .notificationV2(let document): fold(document)
     case .transaction(let document): fold(transaction: document)
     case .renewal(let document): fold(document)
-    case .transactionHistory(let document): fold(document)
+    case .transactionHistory(let document): foldParts(of: document)
     case .subscriptionStatuses(let document): fold(document)
-    case .notificationHistory(let document): fold(document)
+    case .notificationHistory(let document): foldParts(of: document)
     }
   }
 
@@ -413,8 +432,6 @@ public struct SubscriberRecord: Hashable, Sendable {
       environment: newestEnvironment?.value ?? .production)
   }
 
-  /// The entry, marked `is_upgraded` when upgrade evidence of its subscription (by
-  /// subscription, each in order of instant) falls inside it: found by a binary search.
   /// The refunds that `REFUND_REVERSED` notifications reversed: for each, the newest refunded
   /// version of its transaction met before it was signed.
   private var reversedRefunds: [ReversedRefund] {
@@ -437,6 +454,9 @@ public struct SubscriberRecord: Hashable, Sendable {
     }
   }
 
+  /// The entry, marked `is_upgraded` when upgrade evidence of its subscription (by
+  /// subscription, each in order of instant) falls inside it, found by a binary search, and
+  /// ending at the upgrade.
   private static func markUpgraded(
     _ entry: ReceiptEntry, _ upgradesBySubscription: [OriginalTransactionID: [UpgradeEvidence]]
   ) -> ReceiptEntry {
@@ -469,11 +489,13 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// Equal when they hold the same entries, evidence and environment, whatever the order they
   /// were folded in.
   public static func == (lhs: SubscriberRecord, rhs: SubscriberRecord) -> Bool {
-    lhs.history == rhs.history && lhs.diagnostics == rhs.diagnostics
+    lhs.knownAt == rhs.knownAt && lhs.history == rhs.history
+      && lhs.diagnostics == rhs.diagnostics
   }
 
   /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
+    hasher.combine(knownAt)
     hasher.combine(history)
     hasher.combine(diagnostics)
   }

@@ -113,7 +113,8 @@ enum LapseRules {
         guard
           let retry = evidence.retry(
             of: subscription, inLapse: index, gap: gap,
-            retryEnd: gap.start + billingRetryAfter(index))
+            retryEnd: gap.start + billingRetryAfter(index),
+            product: coverage.entries[ending.entry].productID)
         else { continue }
         retries.append(retry)
         break

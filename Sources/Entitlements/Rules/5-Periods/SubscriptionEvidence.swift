@@ -199,7 +199,8 @@ struct SubscriptionEvidence {
   /// false), expired from there with the reason then stated. `nil` when nothing signed in the
   /// gap says it was retrying.
   func retry(
-    of subscription: OriginalTransactionID, inLapse lapse: Int, gap: Interval, retryEnd: Instant
+    of subscription: OriginalTransactionID, inLapse lapse: Int, gap: Interval, retryEnd: Instant,
+    product: ProductID
   ) -> LapseRetry? {
     guard hasDatedEvidence else { return nil }
     let infos = infos(of: subscription)
@@ -209,7 +210,9 @@ struct SubscriptionEvidence {
     func stopped(at stop: Instant) -> LapseRetry {
       LapseRetry(
         lapse: lapse, gracePeriodEnd: graceEnd.map { min($0, stop) },
-        retryEnd: min(retryEnd, stop), stop: stop, stopReason: statement.reason)
+        retryEnd: min(retryEnd, stop), stop: stop, stopReason: statement.reason,
+        renewal: PendingRenewal(
+          productID: product, willRenew: statement.autoRenews, nextProductID: nil))
     }
     while let next = dated.next() {
       let date: Instant
@@ -241,7 +244,9 @@ struct SubscriptionEvidence {
     guard retrying else { return nil }
     if let stop { return stopped(at: stop) }
     return LapseRetry(
-      lapse: lapse, gracePeriodEnd: graceEnd, retryEnd: retryEnd, stop: nil, stopReason: nil)
+      lapse: lapse, gracePeriodEnd: graceEnd, retryEnd: retryEnd, stop: nil, stopReason: nil,
+      renewal: PendingRenewal(
+        productID: product, willRenew: statement.autoRenews, nextProductID: nil))
   }
 
   /// The dated evidence about one subscription signed from one instant and before another,
@@ -269,8 +274,11 @@ struct SubscriptionEvidence {
     ) {
       (self.infos, self.notifications, self.earliest, self.end) =
         (infos, notifications, earliest, end)
-      firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
-      (nextInfo, nextNotification) = (firstDated, notifications.startIndex)
+      let firstDated = infos.firstIndex { $0.signedDate != nil } ?? infos.endIndex
+      self.firstDated = firstDated
+      // Both lists are by date: the window's first of each by search, not by a walk.
+      nextInfo = infos[firstDated...].partitionPoint { ($0.signedDate ?? earliest) >= earliest }
+      nextNotification = notifications.partitionPoint { $0.signedDate >= earliest }
     }
 
     private func inWindow(_ date: Instant) -> Bool {
@@ -278,13 +286,14 @@ struct SubscriptionEvidence {
     }
 
     mutating func next() -> Item? {
-      while nextInfo < infos.endIndex, let date = infos[nextInfo].signedDate, !inWindow(date) {
-        nextInfo += 1
+      // Past the window's end, nothing later is in it.
+      if nextInfo < infos.endIndex, let date = infos[nextInfo].signedDate, !inWindow(date) {
+        nextInfo = infos.endIndex
       }
-      while nextNotification < notifications.endIndex,
+      if nextNotification < notifications.endIndex,
         !inWindow(notifications[nextNotification].signedDate)
       {
-        nextNotification += 1
+        nextNotification = notifications.endIndex
       }
       let info = nextInfo < infos.endIndex ? infos[nextInfo].signedDate : nil
       let notification =
@@ -315,6 +324,8 @@ struct LapseRetry: Hashable, Sendable {
   let stop: Instant?
   /// The reason then stated.
   let stopReason: ExpiryReason?
+  /// The renewal retried: the lapsed subscription's product, and whether it said it renews.
+  let renewal: PendingRenewal
 }
 
 /// What the evidence of one window says about the time after an expiry (SPEC §5).

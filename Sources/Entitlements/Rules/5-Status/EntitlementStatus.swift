@@ -27,7 +27,8 @@ public enum EntitlementStatus: Hashable, Sendable {
   /// of the latest period before the instant, `nil` when no entry ever covered anything.
   case expired(expiredAt: Instant?, reason: ExpiryReason)
   /// Nothing covers the instant and the latest purchase at or before it was refunded or
-  /// revoked, or a refund later reversed was in force on what gave access (rule 2):
+  /// revoked; or a refund later reversed held on every purchase giving access, even inside a
+  /// period (rule 2, ``ReversedRefund``):
   /// ``ExpiryReason/refund``, or ``ExpiryReason/familySharingRevoked`` when
   /// the family organiser stopped sharing (`revocationType` `FAMILY_REVOKE`).
   ///
@@ -91,6 +92,10 @@ public enum EntitlementStatus: Hashable, Sendable {
 
   /// Whether the subscription will renew, when known: active, in grace or in billing retry
   /// (then: whether it renews once a charge succeeds).
+  ///
+  /// ```swift
+  /// premium.status(at: now).willRenew  // false: renewal turned off
+  /// ```
   public var willRenew: Bool? {
     switch self {
     case .active(let active): active.willRenew
@@ -101,6 +106,10 @@ public enum EntitlementStatus: Hashable, Sendable {
 
   /// The product giving access (active), or the lapsed subscription's (grace period, billing
   /// retry).
+  ///
+  /// ```swift
+  /// premium.status(at: now).productID  // "com.example.monthly", in billing retry too
+  /// ```
   public var productID: ProductID? {
     switch self {
     case .active(let active): active.productID
@@ -112,6 +121,10 @@ public enum EntitlementStatus: Hashable, Sendable {
 
   /// The product of the next renewal (`auto_renew_product_id`), when known: active, in grace
   /// or in billing retry.
+  ///
+  /// ```swift
+  /// premium.status(at: now).nextProductID  // "com.example.yearly": a crossgrade pending
+  /// ```
   public var nextProductID: ProductID? {
     switch self {
     case .active(let active): active.nextProductID

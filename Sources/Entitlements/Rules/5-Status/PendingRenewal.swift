@@ -11,10 +11,22 @@
 /// ```
 public struct PendingRenewal: Hashable, Sendable {
   /// The product of the subscription that lapsed.
+  ///
+  /// ```swift
+  /// renewal.productID  // "com.example.monthly"
+  /// ```
   public let productID: ProductID
   /// Whether it renews once a charge succeeds (`auto_renew_status`); `nil` when unknown.
+  ///
+  /// ```swift
+  /// renewal.willRenew  // true
+  /// ```
   public let willRenew: Bool?
   /// The product it renews into (`auto_renew_product_id`); `nil` when unknown.
+  ///
+  /// ```swift
+  /// renewal.nextProductID  // "com.example.yearly"
+  /// ```
   public let nextProductID: ProductID?
 
   /// Creates a pending renewal.

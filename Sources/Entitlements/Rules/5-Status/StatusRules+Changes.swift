@@ -5,14 +5,17 @@ extension StatusRules {
   /// The step is read from ``decision(at:of:)``, the single source of the status, at every
   /// instant where a rule of it can turn: it is constant between them, since each rule
   /// compares the instant with dates half-open on the right. Those instants are the start and
-  /// end of each period; outside the periods (inside one, the status is `active` whatever else
-  /// holds), each purchase date (rules 2 and 3, the gap before a later purchase) and each
-  /// instant a refund ends access at (rule 2); and after the last period, the end of its grace
-  /// period (rule 4) and of its retry window (rule 5). Instants at ``Instant/distantFuture``
-  /// are never reached.
+  /// end of each period; outside the periods (inside one, the status is `active` unless a
+  /// reversed refund holds), each purchase date (rules 2 and 3, the gap before a later
+  /// purchase) and each instant a refund ends access at (rule 2); inside an earlier lapse Apple
+  /// said was a retry, the end of its grace, of its retry and Apple's word that it stopped;
+  /// for each reversed refund, its start and end and, between them, every start and end of
+  /// coverage and every purchase; and after the last period, the end of its grace period
+  /// (rule 4) and of its retry window (rule 5). Instants at ``Instant/distantFuture`` are
+  /// never reached.
   ///
   /// - Complexity: O(n + k log n) for n entries and k distinct instants among those, plus,
-  ///   at an instant several purchases share, those purchases.
+  ///   at an instant several purchases share, those purchases; O(n) more per reversed refund.
   static func changes(of timeline: EntitlementTimeline) -> [StatusStep] {
     let periods = timeline.periods
     // One array: the instants to read the status at, then, in place, the changes among them.

@@ -1,4 +1,6 @@
-/// Decides the status of one entitlement at an instant (SPEC §5), first match wins:
+/// Decides the status of one entitlement at an instant (SPEC §5), first match wins, save that a
+/// refund later reversed makes `revoked` what rule 1 or the rules after rule 3 would say while
+/// it held:
 ///
 /// 1. `active`: the instant is inside an active period;
 /// 2. `revoked`: a refund later reversed held on what the other rules rest on
@@ -92,14 +94,11 @@ enum StatusRules {
     let expiry = periods[ended].interval.end
     if ended < periods.count - 1 {
       // Inside an earlier lapse: as Apple said it then, when it said it was retrying.
-      if !timeline.lapseRetries.isEmpty,
-        let retry = timeline.lapseRetries.first(where: { $0.lapse == ended })
+      let retries = timeline.lapseRetries
+      if !retries.isEmpty, case let found = retries.partitionPoint(where: { $0.lapse >= ended }),
+        found < retries.count, retries[found].lapse == ended
       {
-        let lapsed = timeline.coverage.entry(at: timeline.layout.spans[ended].ending).productID
-        return .inactive(
-          status(
-            at: instant, expiredAt: expiry, in: retry,
-            renewal: PendingRenewal(productID: lapsed, willRenew: nil, nextProductID: nil)))
+        return .inactive(status(at: instant, expiredAt: expiry, in: retries[found]))
       }
       return .inactive(.expired(expiredAt: expiry, reason: timeline.lapses[ended].reason))
     }
@@ -200,8 +199,9 @@ enum StatusRules {
   /// The status inside an earlier lapse that Apple said was a billing retry (SPEC §5,
   /// "inside an earlier lapse"): grace, then billing retry, then expired.
   private static func status(
-    at instant: Instant, expiredAt expiry: Instant, in retry: LapseRetry, renewal: PendingRenewal
+    at instant: Instant, expiredAt expiry: Instant, in retry: LapseRetry
   ) -> EntitlementStatus {
+    let renewal = retry.renewal
     if let graceEnd = retry.gracePeriodEnd, instant < graceEnd {
       return .gracePeriod(
         expiredAt: expiry, gracePeriodEndsAt: graceEnd, retryEndsAt: retry.retryEnd,
