@@ -2,8 +2,8 @@
 """Writes the scenarios told by decoded notifications: Apple's 2026 subscription model
 (revocation types, monthly plans with a 12-month commitment), the past as Apple said it (a
 reversed refund, grace and billing retry inside an earlier lapse), tiers (an upgrade told by its
-notification alone, a product unlocking two entitlements), their documents decoded as Apple
-sends them:
+notification alone, a product unlocking two entitlements), checks as known at an instant,
+their documents decoded as Apple sends them:
 
     python3 Scenarios/make-apple-2026-scenarios.py
 
@@ -486,6 +486,48 @@ def scenarios():
             {"entitlement": "premium", "at": "2026-01-20", "state": "active", "willRenew": True,
              "nextProductId": premium},
             {"diagnostics": 0}]}
+
+    # As known at (issue 47, item 2): what a backend would have answered at each instant,
+    # from the notifications signed by then.
+    original, product_id = "2000001200000001", MONTHLY
+    renewal_transaction = transaction("2000001200000002", original, product_id, "2026-02-01",
+                                      "2026-03-01", "2026-02-01", first="2026-01-01")
+    refunded_transaction = dict(renewal_transaction, signedDate=ms("2026-02-10T00:00:01Z"),
+                                revocationDate=ms("2026-02-10"), revocationReason=1,
+                                revocationType="REFUND_FULL", revocationPercentage=100000)
+    yield "as-known-at-each-instant", {
+        "name": "What a backend would have answered then: each check as known at its instant",
+        "notes": "A monthly plan told by its notifications: bought January 1, renewed February 1, renewal turned off on February 5 (DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED), the February renewal refunded in full on February 10 (REFUND). In hindsight the full refund voids the renewal from its purchase: revoked from February 1. A check with knownAt counts only the documents signed by then: on January 15 the renewal was not yet bought (expires February 1, will renew); on February 3 it was, and would renew; on February 7 it would not; from February 10, revoked.",
+        "products": [product(product_id, "premium")],
+        "documents": [
+            notification("SUBSCRIBED", "2026-01-01T00:00:02Z",
+                         transaction(original, original, product_id, "2026-01-01", "2026-02-01",
+                                     "2026-01-01"),
+                         renewal(original, product_id, "2026-01-01T00:00:02Z"),
+                         subtype="INITIAL_BUY", uuid="uuid-known-1", status=1),
+            notification("DID_RENEW", "2026-02-01T00:00:02Z", renewal_transaction,
+                         renewal(original, product_id, "2026-02-01T00:00:02Z"),
+                         uuid="uuid-known-2", status=1),
+            notification("DID_CHANGE_RENEWAL_STATUS", "2026-02-05T00:00:00Z",
+                         renewal_transaction,
+                         renewal(original, product_id, "2026-02-05T00:00:00Z",
+                                 autoRenewStatus=0),
+                         subtype="AUTO_RENEW_DISABLED", uuid="uuid-known-3", status=1),
+            notification("REFUND", "2026-02-10T00:00:02Z", refunded_transaction,
+                         uuid="uuid-known-4", status=5)],
+        "expect": [
+            {"at": "2026-02-03", "state": "revoked", "reason": "refund"},
+            {"knownAt": "2026-01-15", "state": "active", "expiresAt": "2026-02-01",
+             "willRenew": True},
+            {"knownAt": "2026-01-15", "periods": [{"start": "2026-01-01", "end": "2026-02-01"}]},
+            {"knownAt": "2026-02-03", "state": "active", "expiresAt": "2026-03-01",
+             "willRenew": True},
+            {"knownAt": "2026-02-07", "state": "active", "expiresAt": "2026-03-01",
+             "willRenew": False},
+            {"knownAt": "2026-02-09T23:59:59.999Z", "at": "2026-03-01", "state": "expired",
+             "reason": "voluntary"},
+            {"knownAt": "2026-02-10T00:00:02Z", "state": "revoked", "reason": "refund"},
+            {"knownAt": "2026-02-10T00:00:01.999Z", "state": "active"}]}
 
 
 def main():

@@ -32,7 +32,7 @@ extension Scenario {
   static let checkKeys: Set<String> = [
     "entitlement", "periods", "lapses", "at", "state", "entitled", "expiresAt", "retryEndsAt",
     "gracePeriodEndsAt", "reason", "willRenew", "nextProductId", "readable", "diagnostics",
-    "commitment", "changes",
+    "commitment", "changes", "knownAt",
   ]
 
   /// Reads a scenario file strictly. Apple's documents pasted in it are read as
@@ -60,12 +60,12 @@ extension Scenario {
       try Self.check(value, path: path, file: file, releases: releaseIDs)
     }
 
-    var record = knownAt.map(SubscriberRecord.init(knownAt:)) ?? SubscriberRecord()
+    var pasted: [AppStoreDocument] = []
     if let receipt = top.value("receipt") {
       do throws(ReadError) {
         let response = try VerifyReceiptResponse(value: receipt, path: "receipt")
         if let error = response.statusError { throw .verifyReceiptStatus(error) }
-        record.fold(response)
+        pasted.append(.verifyReceipt(response))
       } catch {
         throw ScenarioError(file: file, path: "receipt", message: error.description)
       }
@@ -75,9 +75,9 @@ extension Scenario {
       for (document, path) in try top.array(key) ?? [] {
         do {
           if case .string(let compact) = document {
-            record.fold(try DocumentReader.readUnverified(Array(compact.utf8)))
+            pasted.append(try DocumentReader.readUnverified(Array(compact.utf8)))
           } else {
-            record.fold(try DocumentReader.read(value: document))
+            pasted.append(try DocumentReader.read(value: document))
           }
         } catch {
           throw ScenarioError(file: file, path: path, message: error.description)
@@ -104,8 +104,9 @@ extension Scenario {
       }
       if let renewal { authored.renewalInfo.append(renewal) }
     }
-    record.fold(authored)
-    self.record = record
+    self.pasted = pasted
+    self.authored = authored
+    record = Self.record(of: pasted, authored, knownAt: knownAt)
     // The documents' environment applies unless the author sets one (SPEC §10).
     environment = try top.environment("environment") ?? record.environment ?? .production
     // Last, so that a more precise problem elsewhere in the file is reported first.
@@ -175,8 +176,18 @@ extension Scenario {
     return value
   }
 
+  /// The record of `pasted` and `authored`, as known at `knownAt` when given.
+  static func record(
+    of pasted: [AppStoreDocument], _ authored: AuthoredDocument, knownAt: Instant?
+  ) -> SubscriberRecord {
+    var record = knownAt.map(SubscriberRecord.init(knownAt:)) ?? SubscriberRecord()
+    for document in pasted { record.fold(document) }
+    record.fold(authored)
+    return record
+  }
+
   /// What the scenario's author wrote: newer than any pasted document, so it wins.
-  private struct AuthoredDocument: PurchaseDocument {
+  struct AuthoredDocument: PurchaseDocument, Hashable {
     var entries: [ReceiptEntry] = []
     var renewalInfo: [RenewalInfo] = []
     var billingRecoveries: [BillingRecovery] { [] }
@@ -394,7 +405,9 @@ extension Scenario {
     check.changes = try object.array("changes")?.map { value, path throws(ScenarioError) in
       try Self.change(value, path: path, file: file, after: &previous)
     }
-    check.at = try object.instant("at")
+    check.knownAt = try object.instant("knownAt")
+    // As known at an instant, the status is asked then unless `at` says otherwise.
+    check.at = try object.instant("at") ?? check.knownAt
     check.state = try object.oneOf("state", EntitlementState.self)
     check.entitled = try object.bool("entitled")
     check.expiresAt = try object.instant("expiresAt")

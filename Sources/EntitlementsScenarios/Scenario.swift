@@ -38,6 +38,10 @@ public struct Scenario: Hashable, Sendable {
   public var record: SubscriberRecord
   /// `expect`.
   public var checks: [ScenarioCheck]
+  /// Apple's documents as pasted (`receipt`, `notifications`, `documents`), read.
+  let pasted: [AppStoreDocument]
+  /// What the author wrote (`transactions`, `pendingRenewalInfo`).
+  let authored: AuthoredDocument
 
   /// The input of the evaluation.
   public var history: PurchaseHistory {
@@ -49,6 +53,21 @@ public struct Scenario: Hashable, Sendable {
   /// The evaluation the checks are compared with.
   public func evaluate() -> Evaluation {
     Evaluator(catalog: catalog, policy: policy).evaluate(history)
+  }
+
+  /// The evaluation of what was known at an instant (``SubscriberRecord/init(knownAt:)``):
+  /// what a check with `knownAt` is compared with.
+  ///
+  /// ```swift
+  /// scenario.evaluate(knownAt: feb3)["premium"]?.status(at: feb3).willRenew  // true, then
+  /// ```
+  ///
+  /// - Parameter knownAt: The instant.
+  /// - Returns: The evaluation of the documents signed by then.
+  public func evaluate(knownAt: Instant) -> Evaluation {
+    var history = Self.record(of: pasted, authored, knownAt: knownAt).history
+    history.environment = environment
+    return Evaluator(catalog: catalog, policy: policy).evaluate(history)
   }
 
   /// Problems found in the pasted Apple documents (counted by the `diagnostics` check).

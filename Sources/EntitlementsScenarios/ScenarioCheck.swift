@@ -106,6 +106,10 @@ public struct ScenarioCheck: Hashable, Sendable {
   /// `changes`: the exact list of the status's changes (``EntitlementEvaluation/changes``),
   /// each element's `entitled` and `reason` compared where given.
   public var changes: [ExpectedChange]?
+  /// `knownAt` (our addition): compare with what was known at this instant: only the
+  /// documents signed by then (``Scenario/evaluate(knownAt:)``); `at` is then this instant
+  /// unless given.
+  public var knownAt: Instant?
   /// `at`: the instant for the keys below.
   public var at: Instant?
   /// `state`.

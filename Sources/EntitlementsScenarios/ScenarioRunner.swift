@@ -14,8 +14,15 @@ public enum ScenarioRunner {
   public static func run(_ scenario: Scenario) -> ScenarioResult {
     let evaluation = scenario.evaluate()
     var comparisons: [ScenarioResult.Comparison] = []
+    // Checks as known at an instant compare with what was known then: one evaluation each.
+    var knownThen: [Instant: Evaluation] = [:]
     for (index, check) in scenario.checks.enumerated() {
-      comparisons += compare(check, index: index, evaluation: evaluation, scenario: scenario)
+      var compared = evaluation
+      if let knownAt = check.knownAt {
+        compared = knownThen[knownAt] ?? scenario.evaluate(knownAt: knownAt)
+        knownThen[knownAt] = compared
+      }
+      comparisons += compare(check, index: index, evaluation: compared, scenario: scenario)
     }
     var result = ScenarioResult(
       file: scenario.file, name: scenario.name, checkCount: scenario.checks.count,

@@ -40,10 +40,12 @@ struct ScenarioChangesTests {
   func atChecksAgreeWithTheChanges(_ name: String) throws {
     let bytes = Array(try Data(contentsOf: scenariosDirectory.appendingPathComponent(name)))
     let scenario = try Scenario(json: bytes, file: "Scenarios/\(name)")
-    let evaluation = scenario.evaluate()
+    let hindsight = scenario.evaluate()
     for check in scenario.checks {
       guard let at = check.at, check.state != nil || check.entitled != nil || check.reason != nil
       else { continue }
+      // A check as known at an instant reads what was known then.
+      let evaluation = check.knownAt.map { scenario.evaluate(knownAt: $0) } ?? hindsight
       let entitlement = try #require(
         check.entitlement.map { evaluation[$0] } ?? evaluation.entitlements.first,
         "\(name): no entitlement for the check at \(at)")

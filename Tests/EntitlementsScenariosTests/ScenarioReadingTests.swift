@@ -180,6 +180,10 @@ struct ScenarioReadingTests {
         #"{"name": "x", "products": [{"id": "p", "type": "consumable"}, {"id": "p", "type": "consumable"}], "expect": []}"#,
       error: #"f.json: products[1].id: "p" is listed twice"#),
     .init(
+      name: "an unreadable knownAt",
+      json: #"{"name": "x", "expect": [{"knownAt": "soon", "state": "active"}]}"#,
+      error: #"f.json: expect[0].knownAt: "#),
+    .init(
       name: "a product unlocking an empty list",
       json:
         #"{"name": "x", "products": [{"id": "p", "type": "nonConsumable", "entitlements": []}], "expect": []}"#,
@@ -380,21 +384,24 @@ struct ScenarioReadingTests {
 /// dates (they have no signing date), pasted documents from theirs.
 @Suite("Scenarios as known at an instant")
 struct ScenarioKnownAtTests {
+  /// January, then February refunded on February 10.
+  static let json = #"""
+    {"name": "x", "products": [{"id": "m", "type": "autoRenewable", "duration": "P1M",
+      "entitlement": "premium"}],
+     "transactions": [
+       {"product_id": "m", "transaction_id": "1", "original_transaction_id": "1",
+        "purchase_date": "2017-01-01", "expires_date": "2017-02-01"},
+       {"product_id": "m", "transaction_id": "2", "original_transaction_id": "1",
+        "purchase_date": "2017-02-01", "expires_date": "2017-03-01",
+        "cancellation_date": "2017-02-10", "cancellation_reason": "0"}],
+     "expect": [{"at": "2017-01-15", "state": "active"}]}
+    """#
+
   @Test func handWrittenTransactionsCountFromTheirOwnDates() throws {
-    let json = #"""
-      {"name": "x", "products": [{"id": "m", "type": "autoRenewable", "duration": "P1M",
-        "entitlement": "premium"}],
-       "transactions": [
-         {"product_id": "m", "transaction_id": "1", "original_transaction_id": "1",
-          "purchase_date": "2017-01-01", "expires_date": "2017-02-01"},
-         {"product_id": "m", "transaction_id": "2", "original_transaction_id": "1",
-          "purchase_date": "2017-02-01", "expires_date": "2017-03-01",
-          "cancellation_date": "2017-02-10", "cancellation_reason": "0"}],
-       "expect": [{"at": "2017-01-15", "state": "active"}]}
-      """#
     func status(knownAt: String?) throws -> EntitlementStatus? {
       let scenario = try Scenario(
-        json: Array(json.utf8), file: "f.json", knownAt: try knownAt.map(Instant.init(parsing:)))
+        json: Array(Self.json.utf8), file: "f.json",
+        knownAt: try knownAt.map(Instant.init(parsing:)))
       return scenario.evaluate()["premium"]?.status(at: try Instant(parsing: "2017-02-05"))
     }
     // In hindsight the February renewal was refunded: voided, revoked from its purchase on.
@@ -403,9 +410,25 @@ struct ScenarioKnownAtTests {
     #expect(try status(knownAt: "2017-02-05")?.expiresAt == (try Instant(parsing: "2017-03-01")))
     // As known on January 15, the renewal had not been bought: active to February 1.
     let early = try Scenario(
-      json: Array(json.utf8), file: "f.json", knownAt: try Instant(parsing: "2017-01-15"))
+      json: Array(Self.json.utf8), file: "f.json", knownAt: try Instant(parsing: "2017-01-15"))
     #expect(
       early.evaluate()["premium"]?.status(at: try Instant(parsing: "2017-01-15")).expiresAt
         == (try Instant(parsing: "2017-02-01")))
+  }
+
+  /// A check with `knownAt` is asked then, and compared with what was known then.
+  @Test func aCheckKnownAtAnInstantComparesWithWhatWasKnownThen() throws {
+    let checks = [
+      (#"{"knownAt": "2017-02-05", "state": "active"}"#, true),
+      (#"{"at": "2017-02-05", "state": "active"}"#, false),
+      (#"{"knownAt": "2017-02-11", "at": "2017-02-05", "state": "revoked"}"#, true),
+    ]
+    for (check, passes) in checks {
+      let json = Self.json.replacingOccurrences(
+        of: #"[{"at": "2017-01-15", "state": "active"}]"#, with: "[\(check)]")
+      let scenario = try Scenario(json: Array(json.utf8), file: "f.json")
+      #expect(scenario.checks[0].at == (try Instant(parsing: "2017-02-05")))
+      #expect(ScenarioRunner.run(scenario).passed == passes, "\(check)")
+    }
   }
 }
