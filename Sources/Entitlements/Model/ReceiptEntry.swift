@@ -528,7 +528,7 @@ extension ReceiptEntry {
 }
 
 extension ReceiptEntry: CustomReflectable {
-  /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:rawRevocationType:revocationPercentage:rawBillingPlanType:commitment:)``,
+  /// The entry's fields as values, in the order of ``init(productID:transactionID:originalTransactionID:webOrderLineItemID:quantity:purchaseDate:originalPurchaseDate:expiresDate:cancellationDate:rawCancellationReason:isTrialPeriod:isInIntroOfferPeriod:isUpgraded:rawInAppOwnershipType:offerCodeRefName:promotionalOfferID:rawRevocationType:revocationPercentage:rawBillingPlanType:commitment:isWinBackOffer:appleProductType:)``,
   /// not its storage: what `print`, `dump` and a debugger show (display only: no decision reads
   /// it).
   public var customMirror: Mirror {

@@ -54,7 +54,7 @@ public enum EntitlementStatus: Hashable, Sendable {
   }
 
   /// Whether the customer has access: exactly for ``active(_:)`` and
-  /// ``gracePeriod(expiredAt:gracePeriodEndsAt:retryEndsAt:)`` (SPEC §5).
+  /// ``gracePeriod(expiredAt:gracePeriodEndsAt:retryEndsAt:renewal:)`` (SPEC §5).
   public var isEntitled: Bool {
     switch self {
     case .active, .gracePeriod: true
