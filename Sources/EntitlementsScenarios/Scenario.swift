@@ -65,7 +65,17 @@ public struct Scenario: Hashable, Sendable {
   /// - Parameter knownAt: The instant.
   /// - Returns: The evaluation of the documents signed by then.
   public func evaluate(knownAt: Instant) -> Evaluation {
-    var history = Self.record(of: pasted, authored, knownAt: knownAt).history
+    evaluate(record(knownAt: knownAt))
+  }
+
+  /// The record of what was known at an instant: its history and its reading diagnostics.
+  func record(knownAt: Instant) -> SubscriberRecord {
+    Self.record(of: pasted, authored, knownAt: knownAt)
+  }
+
+  /// The evaluation of `record`, in the scenario's environment, catalog and policy.
+  func evaluate(_ record: SubscriberRecord) -> Evaluation {
+    var history = record.history
     history.environment = environment
     return Evaluator(catalog: catalog, policy: policy).evaluate(history)
   }

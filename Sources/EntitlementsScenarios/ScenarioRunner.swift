@@ -15,14 +15,22 @@ public enum ScenarioRunner {
     let evaluation = scenario.evaluate()
     var comparisons: [ScenarioResult.Comparison] = []
     // Checks as known at an instant compare with what was known then: one evaluation each.
-    var knownThen: [Instant: Evaluation] = [:]
+    var knownThen: [Instant: (evaluation: Evaluation, reading: [Diagnostic])] = [:]
     for (index, check) in scenario.checks.enumerated() {
-      var compared = evaluation
+      var compared = (evaluation: evaluation, reading: scenario.readingDiagnostics)
       if let knownAt = check.knownAt {
-        compared = knownThen[knownAt] ?? scenario.evaluate(knownAt: knownAt)
-        knownThen[knownAt] = compared
+        let then =
+          knownThen[knownAt]
+          ?? {
+            let record = scenario.record(knownAt: knownAt)
+            return (scenario.evaluate(record), record.readingDiagnostics)
+          }()
+        knownThen[knownAt] = then
+        compared = then
       }
-      comparisons += compare(check, index: index, evaluation: compared, scenario: scenario)
+      comparisons += compare(
+        check, index: index, evaluation: compared.evaluation,
+        readingDiagnostics: compared.reading, releases: scenario.releases)
     }
     var result = ScenarioResult(
       file: scenario.file, name: scenario.name, checkCount: scenario.checks.count,
@@ -35,7 +43,8 @@ public enum ScenarioRunner {
   }
 
   static func compare(
-    _ check: ScenarioCheck, index: Int, evaluation: Evaluation, scenario: Scenario
+    _ check: ScenarioCheck, index: Int, evaluation: Evaluation, readingDiagnostics: [Diagnostic],
+    releases: [Release]
   ) -> [ScenarioResult.Comparison] {
     var failures: [ScenarioResult.Comparison] = []
     func expect(_ key: String, _ expected: String?, _ actual: String) {
@@ -43,7 +52,7 @@ public enum ScenarioRunner {
       failures.append(.init(check: index, key: key, expected: expected, actual: actual))
     }
     if let diagnostics = check.diagnostics {
-      let actual = evaluation.diagnostics.count + scenario.readingDiagnostics.count
+      let actual = evaluation.diagnostics.count + readingDiagnostics.count
       expect("diagnostics", String(diagnostics), String(actual))
     }
     let needsEntitlement =
@@ -138,7 +147,7 @@ public enum ScenarioRunner {
       }
     }
     if let readable = check.readable {
-      let actual = entitlement.readableReleases(scenario.releases, asOf: check.at)
+      let actual = entitlement.readableReleases(releases, asOf: check.at)
         .map(\.release.id.rawValue)
       expect(
         "readable", describe(readable.map(\.rawValue).sorted()), describe(actual.sorted()))

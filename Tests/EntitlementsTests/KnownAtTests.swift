@@ -113,13 +113,46 @@ struct KnownAtTests {
     #expect(everything.history.entries.count == 3)
   }
 
+  /// A receipt created before the instant but verified after it: its later entries and the
+  /// renewal info of when it was verified are not known then.
+  @Test func aLateVerifiedReceiptCountsFromItsEntriesDates() throws {
+    var receipt = Undated(
+      entries: [sub("1", "2026-01-01", "2026-02-01"), sub("2", "2026-02-01", "2026-03-01")],
+      renewalInfo: [RenewalInfo(originalTransactionID: "1", autoRenewStatus: false)])
+    receipt.timestamp = instant("2026-01-02")
+    var record = SubscriberRecord(knownAt: instant("2026-01-15"))
+    record.fold(receipt)
+    #expect(record.history.entries.map(\.transactionID) == ["1"])
+    #expect(record.history.renewalInfo.isEmpty)
+    var later = SubscriberRecord(knownAt: instant("2026-02-15"))
+    later.fold(receipt)
+    #expect(later.history.renewalInfo.count == 1)
+  }
+
+  /// A page's diagnostics hold its parts': counted once, known at an instant or not.
+  @Test(arguments: [nil, "2030-01-01"] as [String?])
+  func aPagesDiagnosticsCountOnce(knownAt: String?) throws {
+    let bad = APIResponseTests.jws(
+      """
+      {"transactionId": "2000000000000900", "originalTransactionId": "2000000000000900",
+       "productId": "m", "purchaseDate": 1767225600000, "expiresDate": 1769904000000,
+       "quantity": "three", "signedDate": 1767225600000}
+      """)
+    let page = #"{"signedTransactions": ["\#(bad)"], "hasMore": false}"#
+    var record = knownAt.map { SubscriberRecord(knownAt: instant($0)) } ?? SubscriberRecord()
+    let document = try DocumentReader.readUnverified(Array(page.utf8))
+    #expect(document.diagnostics.count == 1)
+    record.fold(document)
+    #expect(record.readingDiagnostics.count == 1, "\(record.readingDiagnostics)")
+  }
+
   /// A document with no signing date (as a hand-written list is).
   struct Undated: PurchaseDocument {
     var entries: [ReceiptEntry]
     var renewalInfo: [RenewalInfo]
     var billingRecoveries: [BillingRecovery] { [] }
     var environment: StoreEnvironment? { nil }
-    var timestamp: Instant? { nil }
+    var timestamp: Instant? = nil
     var diagnostics: [Diagnostic] { [] }
   }
 }

@@ -8,7 +8,8 @@ extension ReceiptEntry {
   /// disagree, which deduplication then reduces to one: `cancellation_date` (absent last),
   /// `expires_date` (absent first), `product_id`, `original_transaction_id`,
   /// `web_order_line_item_id`, `original_purchase_date`, `quantity`, the flags
-  /// (`is_upgraded`, `is_trial_period`, `is_in_intro_offer_period`, `false` first), then the raw
+  /// (`is_upgraded`, `is_trial_period`, `is_in_intro_offer_period`, a win-back offer, `false`
+  /// first), Apple's `type` (absent first, then in the order of ``ProductKind``), then the raw
   /// `cancellation_reason`, `in_app_ownership_type`, `offer_code_ref_name`,
   /// `promotional_offer_id`, `revocationType` and `billingPlanType` (absent first), then
   /// `revocationPercentage` and the commitment's billing period, total, end and price (absent

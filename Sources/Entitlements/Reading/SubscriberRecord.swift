@@ -4,7 +4,9 @@
 /// transaction history overlap, and a backend re-reads what it stored; folding the same
 /// documents in any order, any number of times, gives the same record (SPEC §3, §10):
 /// - entries are keyed by `transaction_id`; when two documents disagree about one, the newer
-///   document wins (its ``PurchaseDocument/timestamp``), so a reversed refund comes back;
+///   document wins (its ``PurchaseDocument/timestamp``; in a page, each transaction's or
+///   notification's own), so a reversed refund comes back, its refund kept as a
+///   ``ReversedRefund``;
 ///   within one timestamp the record carrying a `cancellation_date` wins, then the later in
 ///   canonical order (``ReceiptEntry/canonicallyPrecedes(_:_:)``);
 /// - renewal info dated by Apple (``RenewalInfo/signedDate``) is kept, one per subscription
@@ -219,9 +221,9 @@ public struct SubscriberRecord: Hashable, Sendable {
     // Signed after the instant: not known then. A document dated at the end of time (an
     // author's, newer than any of Apple's) has no signing date of its own.
     if let timestamp, !timestamp.isDistantFuture, timestamp > knownAt { return }
-    let dated = timestamp.map { !$0.isDistantFuture } ?? false
     // Each entry from its own dates too: a receipt created before the instant but verified
-    // after it holds what came after.
+    // after it holds what came after. Its undated renewal info describes when it was made,
+    // perhaps after the instant: it counts only when every entry is known as it stands.
     var whole = true
     for entry in document.entries {
       guard let known = Self.known(entry, at: knownAt) else {
@@ -233,25 +235,32 @@ public struct SubscriberRecord: Hashable, Sendable {
       fold(known, from: timestamp ?? .distantPast)
     }
     foldEvidence(
-      of: document, from: timestamp ?? .distantPast, knownAt: knownAt,
-      undatedInfos: dated || whole)
+      of: document, from: timestamp ?? .distantPast, knownAt: knownAt, undatedInfos: whole)
   }
 
   /// Folds a page of notifications one by one, each by its own date: a refund and its
   /// reversal in one page stay apart in time, as they would arriving one by one.
   private mutating func foldParts(of page: NotificationHistoryPage) {
+    // The page's diagnostics hold its parts' (with their place in the page): once.
     if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
-    for notification in page.notificationPayloads { fold(notification) }
+    for var notification in page.notificationPayloads {
+      notification.diagnostics = []
+      fold(notification)
+    }
   }
 
   /// Folds a page of transactions one by one, each by its own `signedDate`.
   private mutating func foldParts(of page: TransactionHistoryResponse) {
     if !page.diagnostics.isEmpty { diagnostics.formUnion(page.diagnostics) }
     reserve(page.transactions.count)
-    for transaction in page.transactions { fold(transaction: transaction) }
-    if let environment = page.environment, let timestamp = page.timestamp,
-      knownAt.map({ timestamp <= $0 }) ?? true
-    {
+    for transaction in page.transactions {
+      fold(
+        transactionEntry: transaction.entry, environment: transaction.environment,
+        timestamp: transaction.timestamp)
+    }
+    // The page's own environment, dated by its newest transaction (an empty page by nothing).
+    let timestamp = page.timestamp ?? .distantPast
+    if let environment = page.environment, knownAt.map({ timestamp <= $0 }) ?? true {
       foldEnvironment(environment, from: timestamp)
     }
   }

@@ -212,7 +212,7 @@ struct SubscriptionEvidence {
         lapse: lapse, gracePeriodEnd: graceEnd.map { min($0, stop) },
         retryEnd: min(retryEnd, stop), stop: stop, stopReason: statement.reason,
         renewal: PendingRenewal(
-          productID: product, willRenew: statement.autoRenews, nextProductID: nil))
+          productID: product, willRenew: nil, nextProductID: nil))
     }
     while let next = dated.next() {
       let date: Instant
@@ -246,7 +246,7 @@ struct SubscriptionEvidence {
     return LapseRetry(
       lapse: lapse, gracePeriodEnd: graceEnd, retryEnd: retryEnd, stop: nil, stopReason: nil,
       renewal: PendingRenewal(
-        productID: product, willRenew: statement.autoRenews, nextProductID: nil))
+        productID: product, willRenew: nil, nextProductID: nil))
   }
 
   /// The dated evidence about one subscription signed from one instant and before another,
@@ -324,7 +324,8 @@ struct LapseRetry: Hashable, Sendable {
   let stop: Instant?
   /// The reason then stated.
   let stopReason: ExpiryReason?
-  /// The renewal retried: the lapsed subscription's product, and whether it said it renews.
+  /// The renewal retried: the lapsed subscription's product. Whether it renews, and into
+  /// what, is said of the present, not of an earlier lapse: unknown there.
   let renewal: PendingRenewal
 }
 
