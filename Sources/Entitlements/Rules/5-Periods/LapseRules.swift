@@ -23,7 +23,7 @@ enum LapseRules {
   ///   - billingRetryAfter: The billing-retry window after the period at an index.
   /// - Returns: One lapse per gap between two periods; and, by the index of the lapse, what
   ///   Apple said inside those it said were a billing retry
-  ///   (``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:)``).
+  ///   (``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:product:)``).
   /// - Complexity: O(p + r log r + c·s) for p periods, r refunds, c coverage and s
   ///   subscriptions ending at one instant or in the entitlement (each period's coverage is
   ///   read once, for the gap after it; whether a subscription covers again is read from the

@@ -311,8 +311,9 @@ struct SubscriptionEvidence {
 }
 
 /// What Apple said of the time inside an earlier lapse when it said the App Store was
-/// retrying to charge (SPEC §5, "inside an earlier lapse"; ``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:)``):
-/// grace before ``gracePeriodEnd``, billing retry before ``retryEnd``, then expired.
+/// retrying to charge (SPEC §5, "inside an earlier lapse";
+/// ``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:product:)``): grace before
+/// ``gracePeriodEnd``, billing retry before ``retryEnd``, then expired.
 struct LapseRetry: Hashable, Sendable {
   /// The index of the lapse.
   let lapse: Int

@@ -4,18 +4,17 @@
 ///
 /// 1. `active`: the instant is inside an active period;
 /// 2. `revoked`: a refund later reversed held on what the other rules rest on
-///    (``ReversedRefund``), or the latest purchase at or before it was refunded (reason `refund`, or
-///    `familySharingRevoked` when every latest purchase was revoked by `FAMILY_REVOKE`); a
-///    refund that ends access at its date (a prorated refund, a family revocation, any refund
-///    under `endAtCancellation`) only from that date on;
+///    (``ReversedRefund``), or the latest purchase at or before it was refunded (reason
+///    `refund`, or `familySharingRevoked` when every latest purchase was revoked by
+///    `FAMILY_REVOKE`); a refund that ends access at its date (a prorated refund, a family
+///    revocation, any refund under `endAtCancellation`) only from that date on;
 /// 3. `notSubscribed`: no purchase at or before it;
 ///
 /// then, for an instant inside an earlier lapse, what Apple said then (`gracePeriod`,
 /// `billingRetry`, `expired` from its word that the retry stopped:
-/// ``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:)``), else `expired` with the lapse's
-/// cause; before a
-/// later purchase that covers nothing, `expired` with reason `unknown`; after the last period
-/// and the last purchase, from its renewal info:
+/// ``SubscriptionEvidence/retry(of:inLapse:gap:retryEnd:product:)``), else `expired` with the
+/// lapse's cause; before a later purchase that covers nothing, `expired` with reason `unknown`;
+/// after the last period and the last purchase, from its renewal info:
 ///
 /// 4. `gracePeriod`: before the `grace_period_expires_date` of any of the entitlement's
 ///    subscriptions (``EntitlementEvaluation/gracePeriod``);
