@@ -34,14 +34,8 @@ extension EntitlementEvaluation {
   ///   instant, the last in canonical order.
   /// - Complexity: O(log n), by binary search over the entries in purchase order.
   public func latestPurchase(atOrBefore instant: Instant) -> ReceiptEntry? {
-    let records = coverage.records
-    let entries = coverage.entries
-    guard
-      let latest = StatusRules.lastIndex(
-        in: records, atOrBefore: instant,
-        by: { entries[$0.entryIndex].purchaseDate ?? .distantPast }),
-      entries[records[latest].entryIndex].purchaseDate != nil
-    else { return nil }
-    return entries[records[latest].entryIndex]
+    StatusRules.latestPurchases(atOrBefore: instant, in: coverage).map {
+      coverage.entries[coverage.records[$0.upperBound].entryIndex]
+    }
   }
 }

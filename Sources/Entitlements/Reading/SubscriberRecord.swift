@@ -301,30 +301,22 @@ public struct SubscriberRecord: Hashable, Sendable {
   /// Folds the evidence of `document` dated by `timestamp`; with `knownAt`, only what is
   /// dated at or before it, and undated renewal info only when `undatedInfos`.
   private mutating func foldEvidence(
-    of document: some PurchaseDocument, from timestamp: Instant, knownAt: Instant,
-    undatedInfos: Bool
+    of document: some PurchaseDocument, from timestamp: Instant, knownAt: Instant? = nil,
+    undatedInfos: Bool = true
   ) {
     for info in document.renewalInfo {
-      guard info.signedDate.map({ $0 <= knownAt }) ?? undatedInfos else { continue }
+      if let knownAt, !(info.signedDate.map { $0 <= knownAt } ?? undatedInfos) { continue }
       foldInfo(info, from: timestamp)
     }
-    let recovered = document.billingRecoveries.filter { $0.renewedAt <= knownAt }
-    let upgraded = document.upgrades.filter { $0.upgradedAt <= knownAt }
-    let notified = document.notifications.filter { $0.signedDate <= knownAt }
-    let stated = document.appleStatuses.filter { $0.at <= knownAt }
-    if !recovered.isEmpty { recoveries.formUnion(recovered) }
-    if !upgraded.isEmpty { upgrades.formUnion(upgraded) }
-    if !notified.isEmpty { notifications.formUnion(notified) }
-    if !stated.isEmpty { appleStatuses.formUnion(stated) }
-    if !document.diagnostics.isEmpty { diagnostics.formUnion(document.diagnostics) }
-    if let found = document.environment { foldEnvironment(found, from: timestamp) }
-  }
-
-  private mutating func foldEvidence(of document: some PurchaseDocument, from timestamp: Instant) {
-    for info in document.renewalInfo { foldInfo(info, from: timestamp) }
     // Most documents carry none of these: tested first, as the sets cost even when empty.
-    let (recovered, upgraded) = (document.billingRecoveries, document.upgrades)
-    let (notified, stated) = (document.notifications, document.appleStatuses)
+    var (recovered, upgraded) = (document.billingRecoveries, document.upgrades)
+    var (notified, stated) = (document.notifications, document.appleStatuses)
+    if let knownAt {
+      recovered.removeAll { $0.renewedAt > knownAt }
+      upgraded.removeAll { $0.upgradedAt > knownAt }
+      notified.removeAll { $0.signedDate > knownAt }
+      stated.removeAll { $0.at > knownAt }
+    }
     let noted = document.diagnostics
     if !recovered.isEmpty { recoveries.formUnion(recovered) }
     if !upgraded.isEmpty { upgrades.formUnion(upgraded) }

@@ -57,21 +57,12 @@ enum StatusRules {
     if let started, periods[started].interval.contains(instant) {
       return .active(period: started)
     }
-    // Coverage is in purchase order, entries without a purchase date first.
     let coverage = timeline.coverage.records
     let source = timeline.coverage.entries
-    guard
-      let latest = lastIndex(
-        in: coverage, atOrBefore: instant,
-        by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
-      let latestDate = source[coverage[latest].entryIndex].purchaseDate
-    else {
+    guard let latestPurchases = latestPurchases(atOrBefore: instant, in: timeline.coverage) else {
       return .inactive(.notSubscribed)
     }
-    var first = latest
-    while first > 0, source[coverage[first - 1].entryIndex].purchaseDate == latestDate {
-      first -= 1
-    }
+    let (first, latest) = (latestPurchases.lowerBound, latestPurchases.upperBound)
     // The latest purchases all refunded: revoked, a refund the policy voids from the purchase
     // on, one that ends access at its date from that date on. Read in place, not copied out.
     if coverage[first...latest].allSatisfy({ Self.isRevoked($0, at: instant) }),
@@ -250,17 +241,10 @@ enum StatusRules {
     case .inactive(.revoked), .inactive(.notSubscribed):
       return nil
     case .inactive:
-      guard
-        let latest = lastIndex(
-          in: coverage, atOrBefore: instant,
-          by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
-        let date = source[coverage[latest].entryIndex].purchaseDate
-      else { return nil }
-      var index = latest
-      while index >= 0, source[coverage[index].entryIndex].purchaseDate == date {
-        resting.append(coverage[index])
-        index -= 1
+      guard let latest = latestPurchases(atOrBefore: instant, in: timeline.coverage) else {
+        return nil
       }
+      resting = latest.reversed().map { coverage[$0] }
     }
     guard !resting.isEmpty, resting.allSatisfy(refunded) else { return nil }
     let reversal =
@@ -272,6 +256,25 @@ enum StatusRules {
       reason: entry.revocationType == .familyRevoke ? .familySharingRevoked : .refund,
       rawRevocationType: entry.rawRevocationType,
       revocationPercentage: entry.revocationPercentage)
+  }
+
+  /// The positions in `coverage.records` of the latest purchases at or before `instant`:
+  /// every record whose purchase date is the latest such (records are in purchase order,
+  /// entries without a purchase date first); `nil` before any purchase.
+  static func latestPurchases(atOrBefore instant: Instant, in coverage: CoverageList)
+    -> ClosedRange<Int>?
+  {
+    let records = coverage.records
+    let source = coverage.entries
+    guard
+      let latest = lastIndex(
+        in: records, atOrBefore: instant,
+        by: { source[$0.entryIndex].purchaseDate ?? .distantPast }),
+      let date = source[records[latest].entryIndex].purchaseDate
+    else { return nil }
+    var first = latest
+    while first > 0, source[records[first - 1].entryIndex].purchaseDate == date { first -= 1 }
+    return first...latest
   }
 
   /// Whether the entry of `record` is revoked at `instant`: voided, or refunded at or before it
